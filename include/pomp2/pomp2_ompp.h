@@ -1,0 +1,92 @@
+/* pomp2_ompp.h - ompp's extensions of the POMP2 API.
+ *
+ * OPARI2 stops at OpenMP 3.0.  These calls follow the same conventions as
+ * <pomp2/pomp2_lib.h> (handle per source construct, CTC string on the first
+ * event, old/new task handles around scheduling points) and cover what came
+ * later.  Only libompp implements them; `--opari2-compatible` output never
+ * calls them.
+ *
+ * Region types the CTC string may carry beyond OPARI2's list:
+ *   masked parallelmaster parallelmasked taskgroup taskloop taskyield
+ *   forsimd parallelforsimd loop scope ordereddepend cancel
+ *   cancellationpoint
+ * Extra CTC keys:  hasFilter=1 (masked), cancelKind=<parallel|for|sections|
+ * taskgroup>, hasNogroup=1, hasGrainsize=1, hasNum_tasks=1, hasPriority=1,
+ * hasFinal=1, hasMergeable=1, hasDepend=1.  Unknown keys are ignored.
+ */
+#ifndef POMP2_OMPP_H
+#define POMP2_OMPP_H
+
+#include <pomp2/pomp2_lib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* masked (and the master part of parallel master/masked): called only by the
+ * thread that executes the block, inside it - like POMP2_Master_begin. */
+void POMP2_Masked_begin(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
+void POMP2_Masked_end(POMP2_Region_handle* pomp2_handle);
+
+/* taskgroup: enter/exit around the construct (exit follows the wait for
+ * descendant tasks, a scheduling point), begin/end around its body. */
+void POMP2_Taskgroup_enter(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
+                           const char ctc_string[]);
+void POMP2_Taskgroup_exit(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_old_task);
+void POMP2_Taskgroup_begin(POMP2_Region_handle* pomp2_handle);
+void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
+
+/* taskyield: a scheduling point. */
+void POMP2_Taskyield_begin(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
+                           const char ctc_string[]);
+void POMP2_Taskyield_end(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_old_task);
+
+/* taskloop: enter/exit around the whole construct, on the encountering
+ * thread (its implicit taskgroup wait included).  The tasks the OpenMP
+ * runtime generates report POMP2_Taskloop_task_begin/end with the taskloop's
+ * handle; they have no create events, since the instrumented code cannot see
+ * their creation. */
+void POMP2_Taskloop_enter(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
+                          const char ctc_string[]);
+void POMP2_Taskloop_exit(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_old_task);
+void POMP2_Taskloop_task_begin(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_task);
+void POMP2_Taskloop_task_end(POMP2_Region_handle* pomp2_handle);
+
+/* scope (OpenMP 5.1), a worksharing construct with an implicit barrier that
+ * is instrumented like for: nowait + POMP2_Implicit_barrier_*. */
+void POMP2_Scope_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
+void POMP2_Scope_exit(POMP2_Region_handle* pomp2_handle);
+
+/* cancel / cancellation point.  When cancellation is activated the thread
+ * leaves the construct without reaching the matching _exit (and possibly
+ * without other end events of the cancelled region); the runtime closes the
+ * regions it left open when the next event of an enclosing region arrives, so
+ * end events stay balanced in the profile. */
+void POMP2_Cancel_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
+void POMP2_Cancel_exit(POMP2_Region_handle* pomp2_handle);
+void POMP2_Cancellation_point_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
+void POMP2_Cancellation_point_exit(POMP2_Region_handle* pomp2_handle);
+
+/* omp_init_lock_with_hint / omp_init_nest_lock_with_hint. */
+#ifdef _OPENMP
+void POMP2_Init_lock_with_hint(omp_lock_t* s, omp_sync_hint_t hint);
+void POMP2_Init_nest_lock_with_hint(omp_nest_lock_t* s, omp_sync_hint_t hint);
+#endif
+
+/* User regions named in code (the POMP_USER_REGION_* macros of
+ * <pomp2/pomp2_user.h>).  Begin keeps one handle per call site; end finds the
+ * innermost open user region of that name on the calling thread, and a
+ * mismatch is recorded as a warning naming file and line. */
+void POMP2_USER_Begin_named(POMP2_Region_handle* pomp2_handle, const char* name, const char* file,
+                            int line);
+void POMP2_USER_End_named(const char* name, const char* file, int line);
+
+/* Adds one snapshot, labelled, to the continuous profile (OMPP_SNAPSHOT_INTERVAL
+ * takes them periodically). */
+void POMP2_USER_Snapshot(const char* label);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POMP2_OMPP_H */

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ompp builds, tests and benchmarks with, if any
+# is missing.  Safe to run repeatedly; needs root (or sudo) only to install.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++-12
+  clang-16 libclang-16-dev llvm-16-dev libomp-16-dev libclang-rt-16-dev
+  libfmt-dev catch2 nlohmann-json3-dev libpapi-dev
+  libbenchmark-dev libgtest-dev
+  python3 python3-matplotlib graphviz
+  opari2 libpomp2-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "ompp: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -q
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
