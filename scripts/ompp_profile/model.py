@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The profile as the scripts see it: the keys of docs/profile-json.md."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Region:
+    id: int
+    kind: str
+    name: Optional[str]
+    file: str
+    first_line: int
+    last_line: int
+
+    def label(self) -> str:
+        where = f"{self.file} ({self.first_line}-{self.last_line})"
+        named = f" '{self.name}'" if self.name else ""
+        return f"R{self.id:05d} {self.kind}{named} {where}"
+
+
+@dataclass(frozen=True)
+class ThreadMetrics:
+    thread: int
+    visits: int
+    inclusive_s: float
+    exclusive_s: float
+
+
+@dataclass(frozen=True)
+class Predecessor:
+    node: int
+    thread: int
+    count: int
+
+
+@dataclass
+class Node:
+    id: int
+    parent: Optional[int]
+    kind: str
+    region: Optional[int]
+    threads: list[ThreadMetrics]
+    predecessors: list[Predecessor]
+    children: list["Node"] = field(default_factory=list)
+
+    @property
+    def visits(self) -> int:
+        return sum(t.visits for t in self.threads)
+
+    @property
+    def inclusive_s(self) -> float:
+        return sum(t.inclusive_s for t in self.threads)
+
+    @property
+    def exclusive_s(self) -> float:
+        return sum(t.exclusive_s for t in self.threads)
+
+
+@dataclass
+class Profile:
+    application: str
+    threads: int
+    wall_time_s: float
+    regions: dict[int, Region]
+    nodes: dict[int, Node]
+    overheads: dict
+    properties: list[dict]
+    snapshots: list[dict]
+
+    @property
+    def roots(self) -> list[Node]:
+        return [n for n in self.nodes.values() if n.parent is None]
+
+    def region_of(self, node: Node) -> Optional[Region]:
+        return self.regions.get(node.region) if node.region is not None else None
+
+    def node_label(self, node: Node) -> str:
+        region = self.region_of(node)
+        if node.kind == "root":
+            return self.application
+        if region is None:
+            return node.kind
+        prefix = {
+            "implicit_barrier": "implicit barrier of ",
+            "task_root": "task ",
+            "task_stub": "tasks run here: ",
+        }.get(node.kind, "")
+        return prefix + region.label()
