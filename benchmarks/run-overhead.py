@@ -79,6 +79,7 @@ class Row:
     threads: int
     plain: list[Run]
     instrumented: list[Run]
+    missing: str = ""  # why there are no instrumented runs although there should be
 
 
 def target_for(executable: str, kernel: str, variant: str, threads: int) -> float | None:
@@ -92,8 +93,13 @@ def target_for(executable: str, kernel: str, variant: str, threads: int) -> floa
 
 # --------------------------------------------------------------------------- building
 
-def build(label: str, build_dir: Path, cxx: str, env: dict[str, str], jobs: int, reuse: bool) -> Path:
-    """Configures and builds benchmarks/ into build_dir; returns its bin/ directory."""
+def build(label: str, build_dir: Path, cxx: str, env: dict[str, str], jobs: int, reuse: bool,
+          keep_going: bool) -> Path:
+    """Configures and builds benchmarks/ into build_dir; returns its bin/ directory.
+
+    With keep_going, kernels that fail to compile are left out (and reported
+    later as missing) instead of stopping the harness.
+    """
     if not reuse:
         # --fresh: a cache from another compiler must not leak in.  The flags are
         # explicit so both builds get the same ones even if CMake cannot identify
@@ -101,12 +107,18 @@ def build(label: str, build_dir: Path, cxx: str, env: dict[str, str], jobs: int,
         configure = ["cmake", "--fresh", "-S", str(SOURCE_DIR), "-B", str(build_dir), "-G", "Ninja",
                      "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_CXX_FLAGS_RELEASE={OPTIMISATION_FLAGS}",
                      f"-DCMAKE_CXX_COMPILER={cxx}"]
-        for command in (configure, ["cmake", "--build", str(build_dir), "-j", str(jobs)]):
+        build_command = ["cmake", "--build", str(build_dir), "-j", str(jobs)]
+        if keep_going:
+            build_command += ["--", "-k", "0"]  # Ninja: build every target that can be built
+        for command in (configure, build_command):
             print(f"[{label}] {' '.join(command)}", file=sys.stderr, flush=True)
             result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if result.returncode != 0:
                 sys.stderr.write(result.stdout[-6000:])
-                raise HarnessError(f"{label} build failed (exit {result.returncode}): {' '.join(command)}")
+                if command is configure or not keep_going:
+                    raise HarnessError(f"{label} build failed (exit {result.returncode}): {' '.join(command)}")
+                print(f"[{label}] some targets failed to build; their kernels are reported as missing",
+                      file=sys.stderr)
     bin_dir = build_dir / "bin"
     if not bin_dir.is_dir():
         raise HarnessError(f"{label} build has no {bin_dir}; build it first or drop --no-build")
@@ -238,7 +250,7 @@ def median(values: list[float]) -> float | None:
 
 def row_problems(row: Row) -> list[str]:
     """Why a row does not count as a valid comparison (empty when it does)."""
-    problems = []
+    problems = [row.missing] if row.missing else []
     reference = row.plain[0].checksum if row.plain else None
     for label, runs in (("plain", row.plain), ("instrumented", row.instrumented)):
         for i, run in enumerate(runs):
@@ -378,9 +390,10 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     env = dict(os.environ, OMPP_CXX=args.cxx)
     try:
-        plain_bin = build("plain", args.build_dir / "plain", args.cxx, env, args.jobs, args.no_build)
+        plain_bin = build("plain", args.build_dir / "plain", args.cxx, env, args.jobs, args.no_build,
+                          keep_going=False)
         ompp_bin = None if args.plain_only else build(
-            "ompp", args.build_dir / "ompp", args.ompp_cxx, env, args.jobs, args.no_build)
+            "ompp", args.build_dir / "ompp", args.ompp_cxx, env, args.jobs, args.no_build, keep_going=True)
         wanted = [k for k in args.kernels.split(",") if k]
         executables = [e for e in discover_kernels(plain_bin) if selected(e, wanted)]
         if not executables:
@@ -391,14 +404,14 @@ def main(argv: list[str]) -> int:
             variants = list_variants(plain_bin / executable)
             if args.variants:
                 variants = [v for v in variants if v in args.variants.split(",")]
-            instrumented = None
-            if ompp_bin is not None:
-                instrumented = ompp_bin / executable
-                if not instrumented.exists():
-                    raise HarnessError(f"{executable} was not built through ompp-c++ ({instrumented} missing)")
+            instrumented = None if ompp_bin is None else ompp_bin / executable
+            missing = ""
+            if instrumented is not None and not instrumented.exists():
+                missing = f"{executable} was not built through ompp-c++ ({instrumented} missing)"
+                instrumented = None
             for variant in variants:
                 for threads in args.thread_counts:
-                    row = Row(executable, kernel, variant, threads, [], [])
+                    row = Row(executable, kernel, variant, threads, [], [], missing)
                     print(f"{executable} --variant {variant} threads={threads}: ", end="", file=sys.stderr,
                           flush=True)
                     # Interleave plain and instrumented runs so drifting machine load hits both alike.
