@@ -422,7 +422,10 @@ def main(argv: list[str]) -> int:
                             row.instrumented.append(run_once(instrumented, variant, args.size, threads,
                                                              args.timeout, profile=not args.no_profile))
                         print(".", end="", file=sys.stderr, flush=True)
-                    print(file=sys.stderr)
+                    summary = summarise(row)
+                    print(f" plain {fmt_value(summary['plain_s'], '.3f')} s, ompp "
+                          f"{fmt_value(summary['instrumented_s'], '.3f')} s, overhead "
+                          f"{fmt_value(summary['overhead_pct'], '+.1f')}%", file=sys.stderr)
                     rows.append(row)
     except HarnessError as error:
         print(f"run-overhead.py: error: {error}", file=sys.stderr)
