@@ -100,23 +100,24 @@ void advance_hospital(Village& v) {
   if (v.rng.uniform() < sick_probability) v.waiting.push_back(Patient{});
 }
 
-void step_tasks(Village& village, int depth, bool cutoff) {
-  for (Village& child : village.children) {
-    if (cutoff && depth >= cutoff_depth) {
-      step_tasks(child, depth + 1, cutoff);
-    } else {
-      // A pointer, not the reference: a firstprivate reference would copy the village.
-      Village* sub_village = &child;
-#pragma omp task firstprivate(sub_village, depth, cutoff)
-      step_tasks(*sub_village, depth + 1, cutoff);
-    }
-  }
-#pragma omp taskwait
+void step_sequential(Village& village) {
+  for (Village& child : village.children) step_sequential(child);
   advance_hospital(village);
 }
 
-void step_sequential(Village& village) {
-  for (Village& child : village.children) step_sequential(child);
+void step_tasks(Village& village, int depth, bool cutoff) {
+  // Below the cut-off the sub-tree runs sequentially, without even a taskwait.
+  if (cutoff && depth >= cutoff_depth) {
+    step_sequential(village);
+    return;
+  }
+  for (Village& child : village.children) {
+    // A pointer, not the reference: a firstprivate reference would copy the village.
+    Village* sub_village = &child;
+#pragma omp task firstprivate(sub_village, depth, cutoff)
+    step_tasks(*sub_village, depth + 1, cutoff);
+  }
+#pragma omp taskwait
   advance_hospital(village);
 }
 
