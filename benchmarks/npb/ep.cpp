@@ -94,7 +94,7 @@ Tally run_ep(int log2_pairs) {
 int main(int argc, char** argv) {
   const npb::RunConfig config = npb::parse_command_line(
       argc, argv, "ep", "NPB EP: Gaussian deviates from the NPB random number generator.", "SWA",
-      {.smoke = 'S', .small = 'W', .bench = 'W'});
+      {.smoke = 'S', .small = 'W', .bench = 'A'});
   const ClassParameters& params = parameters_for(config.problem_class);
 
   npb::Stopwatch timer;
