@@ -1,0 +1,83 @@
+// BOTS fib: the n-th Fibonacci number by naive doubly recursive evaluation,
+// one task per recursive call.  It is the pathological case of the suite:
+// each task adds two numbers and waits for its two children, so task
+// management dominates.  The cut-off variant stops creating tasks below a
+// fixed recursion depth and recurses sequentially from there.
+#include <bench/kernel.hpp>
+
+#include <cstdint>
+
+namespace {
+
+constexpr int cutoff_depth = 10;
+
+std::uint64_t fib_sequential(int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  return fib_sequential(n - 1) + fib_sequential(n - 2);
+}
+
+std::uint64_t fib_tasks(int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  std::uint64_t x = 0;
+  std::uint64_t y = 0;
+#pragma omp task shared(x) firstprivate(n)
+  x = fib_tasks(n - 1);
+#pragma omp task shared(y) firstprivate(n)
+  y = fib_tasks(n - 2);
+#pragma omp taskwait
+  return x + y;
+}
+
+std::uint64_t fib_tasks_cutoff(int n, int depth) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  if (depth >= cutoff_depth) return fib_sequential(n);
+  std::uint64_t x = 0;
+  std::uint64_t y = 0;
+#pragma omp task shared(x) firstprivate(n, depth)
+  x = fib_tasks_cutoff(n - 1, depth + 1);
+#pragma omp task shared(y) firstprivate(n, depth)
+  y = fib_tasks_cutoff(n - 2, depth + 1);
+#pragma omp taskwait
+  return x + y;
+}
+
+std::uint64_t fib_iterative(int n) {
+  std::uint64_t previous = 0;
+  std::uint64_t current = 1;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t next = previous + current;
+    previous = current;
+    current = next;
+  }
+  return previous;
+}
+
+bench::Outcome run(const bench::Options& options) {
+  const bool cutoff = options.variant == "cutoff";
+  const int n = cutoff ? bench::pick(options.size, 25, 35, 43) : bench::pick(options.size, 18, 25, 32);
+
+  std::uint64_t result = 0;
+  const bench::Stopwatch stopwatch;
+#pragma omp parallel
+  {
+#pragma omp single
+    result = cutoff ? fib_tasks_cutoff(n, 0) : fib_tasks(n);
+  }
+  bench::Outcome outcome;
+  outcome.time_s = stopwatch.elapsed_s();
+  outcome.verified = result == fib_iterative(n);
+  outcome.checksum = std::to_string(result);
+  return outcome;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const bench::KernelSpec spec{
+      .name = "fib",
+      .summary = "BOTS fib: recursive Fibonacci, one task per call; verified against the iterative value.",
+      .variants = {"cutoff", "nocutoff"},
+      .sizes_help = "fib(n): cutoff n = 25|35|43 (tasks to depth 10), nocutoff n = 18|25|32",
+  };
+  return bench::run_kernel(spec, argc, argv, run);
+}
