@@ -249,16 +249,15 @@ int main(int argc, char** argv) {
   power_step(a, vectors, params.shift);
   std::fill(vectors.x.begin(), vectors.x.end(), 1.0);
 
-  npb::Stopwatch timer;
-  timer.start();
+  const bench::Stopwatch stopwatch;
   double zeta = 0.0;
   for (int it = 0; it < params.iterations; ++it) zeta = power_step(a, vectors, params.shift);
-  timer.stop();
+  const double seconds = stopwatch.elapsed_s();
 
   const bool verified = npb::relative_error_within(zeta, params.zeta_reference, kEpsilon);
   fmt::print("NPB CG class {}: {} rows, {} nonzeros, {} iterations\n", params.name, params.rows,
              a.value.size(), params.iterations);
   fmt::print(" zeta = {:.13e} (reference {:.13e})\n", zeta, params.zeta_reference);
   fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
-  return npb::report("cg", config, timer.seconds(), verified, zeta);
+  return npb::report("cg", config, seconds, verified, zeta);
 }

@@ -97,10 +97,9 @@ int main(int argc, char** argv) {
       {.smoke = 'S', .small = 'W', .bench = 'A'});
   const ClassParameters& params = parameters_for(config.problem_class);
 
-  npb::Stopwatch timer;
-  timer.start();
+  const bench::Stopwatch stopwatch;
   const Tally tally = run_ep(params.log2_pairs);
-  timer.stop();
+  const double seconds = stopwatch.elapsed_s();
 
   double pairs = 0.0;
   for (double count : tally.counts) pairs += count;
@@ -115,5 +114,5 @@ int main(int argc, char** argv) {
   fmt::print("       sy = {:.15e} (reference {:.15e})\n", tally.sy, params.sy_reference);
   for (int i = 0; i < kAnnuli; ++i) fmt::print(" annulus {}: {}\n", i, tally.counts[i]);
   fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
-  return npb::report("ep", config, timer.seconds(), verified, tally.sx);
+  return npb::report("ep", config, seconds, verified, tally.sx);
 }

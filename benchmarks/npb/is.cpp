@@ -225,11 +225,10 @@ int main(int argc, char** argv) {
   sort.rank(1, &rank_sum);  // untimed warm-up pass, as in NPB
   rank_sum = 0;
 
-  npb::Stopwatch timer;
-  timer.start();
+  const bench::Stopwatch stopwatch;
   int passed = 0;
   for (int it = 1; it <= kIterations; ++it) passed += sort.rank(it, &rank_sum);
-  timer.stop();
+  const double seconds = stopwatch.elapsed_s();
 
   const int unsorted = sort.count_unsorted_after_full_sort();
   const bool verified = passed == kTestKeys * kIterations && unsorted == 0;
@@ -238,5 +237,5 @@ int main(int argc, char** argv) {
   fmt::print(" partial verification: {} of {} test ranks right; keys out of order: {}\n", passed,
              kTestKeys * kIterations, unsorted);
   fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
-  return npb::report("is", config, timer.seconds(), verified, static_cast<double>(rank_sum));
+  return npb::report("is", config, seconds, verified, static_cast<double>(rank_sum));
 }

@@ -375,15 +375,14 @@ int main(int argc, char** argv) {
   zero(u);
   make_right_hand_side(rhs);
 
-  npb::Stopwatch timer;
-  timer.start();
+  const bench::Stopwatch stopwatch;
   residual(u, rhs, r);
   for (int it = 0; it < params.iterations; ++it) {
     mg.v_cycle(rhs);
     residual(u, rhs, r);
   }
   const Norms final_norms = norms(r);
-  timer.stop();
+  const double seconds = stopwatch.elapsed_s();
 
   const bool verified =
       npb::relative_error_within(final_norms.l2, params.residual_reference, kEpsilon);
@@ -392,5 +391,5 @@ int main(int argc, char** argv) {
   fmt::print(" L2 norm of the residual = {:.13e} (reference {:.13e}), max = {:.6e}\n",
              final_norms.l2, params.residual_reference, final_norms.max);
   fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
-  return npb::report("mg", config, timer.seconds(), verified, final_norms.l2);
+  return npb::report("mg", config, seconds, verified, final_norms.l2);
 }

@@ -1,9 +1,12 @@
-// Shared pieces of the NPB kernels: the NPB random number generator, a
-// wall-clock timer, the command line (--class / --size) and the RESULT line
-// that the benchmark harness parses.
+// Shared pieces of the NPB kernels: the NPB random number generator and the
+// NPB flavour of the kernel protocol (bench/kernel.hpp, docs/benchmarks.md),
+// where the problem class follows from --size or is chosen with --class.
 #pragma once
 
-#include <chrono>
+#include <bench/kernel.hpp>
+#include <fmt/core.h>
+#include <omp.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,9 +15,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-
-#include <fmt/core.h>
-#include <omp.h>
 
 namespace npb {
 
@@ -74,25 +74,10 @@ class Randlc {
 };
 
 // ---------------------------------------------------------------------------
-// Timing
-// ---------------------------------------------------------------------------
-class Stopwatch {
- public:
-  void start() { begin_ = Clock::now(); }
-  void stop() { elapsed_ += Clock::now() - begin_; }
-  double seconds() const { return std::chrono::duration<double>(elapsed_).count(); }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point begin_{};
-  Clock::duration elapsed_{};
-};
-
-// ---------------------------------------------------------------------------
-// Command line and result reporting (the kernel protocol of docs/benchmarks.md)
+// Command line and result reporting
 // ---------------------------------------------------------------------------
 
-// Which NPB class each harness size runs, per kernel.
+// The NPB class each harness size runs, per kernel.
 struct SizeClasses {
   char smoke;  // CI smoke test: well under a second
   char small;
@@ -101,86 +86,92 @@ struct SizeClasses {
 
 struct RunConfig {
   char problem_class;
-  std::string size;  // "smoke", "small", "bench" or "custom"
+  std::string size;  // "smoke", "small", "bench", or "custom" for --class alone
 };
 
 inline bool relative_error_within(double value, double reference, double epsilon) {
   return std::abs(value - reference) <= epsilon * std::abs(reference);
 }
 
-namespace detail {
-[[noreturn]] inline void usage_error(std::string_view kernel, std::string_view message) {
-  fmt::print(stderr, "npb_{}: {}\nTry 'npb_{} --help'.\n", kernel, message, kernel);
-  std::exit(2);
-}
-}  // namespace detail
-
-// Parses --class / --size / --help. `classes` lists the classes this kernel
-// knows (e.g. "SWA"), `sizes` maps the harness size names onto them.
+// Parses the command line of an NPB kernel. `classes` lists the classes it
+// knows (e.g. "SWA"), `sizes` maps the harness sizes onto them. The variant of
+// an NPB kernel is its class: --variant class-C means --class C, and
+// --list-variants names the class the timing harness should run (the bench
+// one). An explicit class wins over the class of --size.
 inline RunConfig parse_command_line(int argc, char** argv, std::string_view kernel,
                                     std::string_view description, std::string_view classes,
                                     SizeClasses sizes) {
+  const std::string program = fmt::format("npb_{}", kernel);
   std::optional<char> requested_class;
-  std::optional<std::string> requested_size;
+  std::optional<bench::Size> requested_size;
+  const auto parse_class = [&](std::string_view text) {
+    if (text.size() != 1 || classes.find(text[0]) == std::string_view::npos)
+      bench::detail::usage_error(program,
+                                 fmt::format("unknown class '{}' (known: {})", text, classes));
+    requested_class = text[0];
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) detail::usage_error(kernel, fmt::format("option '{}' needs a value", arg));
+      if (i + 1 >= argc) bench::detail::usage_error(program, fmt::format("option {} needs a value", arg));
       return argv[++i];
     };
     if (arg == "--help" || arg == "-h") {
       fmt::print(
-          "Usage: npb_{0} [--class C | --size S]\n\n"
+          "Usage: {0} [--size smoke|small|bench] [--class C] [--variant class-C] [--list-variants]\n"
+          "       [--help]\n\n"
           "{1}\n\n"
           "Options:\n"
-          "  --class C   NPB problem class, one of: {2}\n"
-          "  --size S    harness size: smoke (class {3}), small (class {4}), bench (class {5});\n"
-          "              default: small\n"
-          "  --help      show this text\n\n"
-          "Threads: set OMP_NUM_THREADS. The last output line is\n"
-          "  RESULT kernel=... variant=class-C size=... threads=N time_s=T verified=0|1 "
-          "checksum=X\n"
-          "and the exit status is 1 when verification against the official NPB values "
-          "fails.\n",
-          kernel, description, classes, sizes.smoke, sizes.small, sizes.bench);
+          "  --size S          input size: smoke = class {3}, small = class {4} (default),\n"
+          "                    bench = class {5}\n"
+          "  --class C         NPB problem class, one of {2}; overrides the class of --size\n"
+          "  --variant class-C the same as --class C (the harness's name for it)\n"
+          "  --list-variants   print the variant the timing harness runs (class-{5}) and exit\n"
+          "  --help            print this help and exit\n\n"
+          "Threads come from OMP_NUM_THREADS. The last line printed is\n"
+          "  RESULT kernel={6} variant=class-C size=<s> threads=<n> time_s=<t> verified=<1|0> "
+          "checksum=<c>\n"
+          "and the exit status is 1 if the result does not match the official NPB\n"
+          "verification values (2 for bad usage).\n",
+          program, description, classes, sizes.smoke, sizes.small, sizes.bench, kernel);
+      std::exit(0);
+    } else if (arg == "--list-variants") {
+      fmt::print("class-{}\n", sizes.bench);
       std::exit(0);
     } else if (arg == "--class") {
-      const std::string_view c = value();
-      if (c.size() != 1 || classes.find(c[0]) == std::string_view::npos)
-        detail::usage_error(kernel, fmt::format("unknown class '{}' (known: {})", c, classes));
-      requested_class = c[0];
+      parse_class(value());
+    } else if (arg == "--variant") {
+      const std::string_view variant = value();
+      if (!variant.starts_with("class-"))
+        bench::detail::usage_error(
+            program, fmt::format("unknown variant '{}' (NPB variants are class-C)", variant));
+      parse_class(variant.substr(6));
     } else if (arg == "--size") {
-      requested_size = std::string(value());
+      requested_size = bench::detail::parse_size(program, value());
     } else {
-      detail::usage_error(kernel, fmt::format("unknown argument '{}'", arg));
+      bench::detail::usage_error(program, fmt::format("unknown argument '{}'", arg));
     }
   }
-  if (requested_class && requested_size)
-    detail::usage_error(kernel, "give either --class or --size, not both");
 
-  if (requested_class) {
-    const char c = *requested_class;
-    const char* size = c == sizes.smoke ? "smoke" : c == sizes.small ? "small"
-                     : c == sizes.bench ? "bench" : "custom";
-    return {c, size};
-  }
-  const std::string size = requested_size.value_or("small");
-  if (size == "smoke") return {sizes.smoke, size};
-  if (size == "small") return {sizes.small, size};
-  if (size == "bench") return {sizes.bench, size};
-  detail::usage_error(kernel, fmt::format("unknown size '{}' (known: smoke, small, bench)", size));
+  const bench::Size size = requested_size.value_or(bench::Size::small);
+  const char size_class = bench::pick(size, sizes.smoke, sizes.small, sizes.bench);
+  if (!requested_class || requested_size)
+    return {requested_class.value_or(size_class), std::string(bench::to_string(size))};
+  const char c = *requested_class;
+  const char* label = c == sizes.smoke   ? "smoke"
+                      : c == sizes.small ? "small"
+                      : c == sizes.bench ? "bench"
+                                         : "custom";
+  return {c, label};
 }
 
 // Prints the one line the harness reads and returns the process exit status.
-// The checksum is printed with 10 significant digits: enough to catch a wrong
-// result, few enough that builds differing only in the order of a parallel
-// reduction still print the same value.
 inline int report(std::string_view kernel, const RunConfig& config, double seconds, bool verified,
                   double checksum) {
   fmt::print("RESULT kernel={} variant=class-{} size={} threads={} time_s={:.6f} verified={} "
-             "checksum={:.9e}\n",
+             "checksum={}\n",
              kernel, config.problem_class, config.size, omp_get_max_threads(), seconds,
-             verified ? 1 : 0, checksum);
+             verified ? 1 : 0, bench::float_checksum(checksum));
   std::fflush(stdout);
   return verified ? EXIT_SUCCESS : EXIT_FAILURE;
 }
