@@ -1,6 +1,7 @@
 // NPB EP ("embarrassingly parallel"): generate 2^(M+1) uniform random numbers,
 // turn pairs into Gaussian deviates with the Marsaglia polar method, and
 // tally their sums and the counts in concentric square annuli.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -31,12 +32,6 @@ constexpr int kBatchPairs = 1 << kLog2BatchSize;
 constexpr int kAnnuli = 10;  // NQ
 constexpr std::uint64_t kSeed = 271828183;
 constexpr double kEpsilon = 1.0e-8;
-
-const ClassParameters& parameters_for(char c) {
-  for (const auto& p : kClasses)
-    if (p.name == c) return p;
-  std::abort();  // parse_command_line only accepts known classes
-}
 
 struct Tally {
   double sx = 0.0;
@@ -93,9 +88,10 @@ Tally run_ep(int log2_pairs) {
 
 int main(int argc, char** argv) {
   const npb::RunConfig config = npb::parse_command_line(
-      argc, argv, "ep", "NPB EP: Gaussian deviates from the NPB random number generator.", "SWA",
-      {.smoke = 'S', .small = 'W', .bench = 'A'});
-  const ClassParameters& params = parameters_for(config.problem_class);
+      argc, argv, "ep",
+      "NPB EP: Gaussian deviates from the NPB random number generator.",
+      npb::class_names(kClasses));
+  const ClassParameters& params = npb::parameters_of_class(kClasses, config.problem_class);
 
   const bench::Stopwatch stopwatch;
   const Tally tally = run_ep(params.log2_pairs);
@@ -113,6 +109,5 @@ int main(int argc, char** argv) {
   fmt::print(" sums: sx = {:.15e} (reference {:.15e})\n", tally.sx, params.sx_reference);
   fmt::print("       sy = {:.15e} (reference {:.15e})\n", tally.sy, params.sy_reference);
   for (int i = 0; i < kAnnuli; ++i) fmt::print(" annulus {}: {}\n", i, tally.counts[i]);
-  fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
   return npb::report("ep", config, seconds, verified, tally.sx);
 }

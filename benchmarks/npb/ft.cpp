@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 #include "common/npb.hpp"
@@ -55,12 +56,6 @@ constexpr int kChecksumPoints = 1024;
 // Lines transformed together: one block is a short contiguous run in
 // memory for every position along the transformed axis.
 constexpr int kBlock = 16;
-
-const ClassParameters& parameters_for(char c) {
-  for (const auto& p : kClasses)
-    if (p.name == c) return p;
-  std::abort();  // parse_command_line only accepts known classes
-}
 
 // Written out because std::complex's operator* checks for NaN/inf operands,
 // which is several times slower in the FFT's inner loop.
@@ -286,9 +281,10 @@ FtRun run_ft(const ClassParameters& p, int iterations, Field& spectrum, Field& w
 
 int main(int argc, char** argv) {
   const npb::RunConfig config = npb::parse_command_line(
-      argc, argv, "ft", "NPB FT: 3-D FFT solution of a diffusion equation.", "SWA",
-      {.smoke = 'S', .small = 'W', .bench = 'A'});
-  const ClassParameters& params = parameters_for(config.problem_class);
+      argc, argv, "ft",
+      "NPB FT: 3-D FFT solution of a diffusion equation.",
+      npb::class_names(kClasses));
+  const ClassParameters& params = npb::parameters_of_class(kClasses, config.problem_class);
 
   Field spectrum(params.nx, params.ny, params.nz);
   Field work(params.nx, params.ny, params.nz);
@@ -308,7 +304,6 @@ int main(int argc, char** argv) {
     fmt::print(" T = {}  checksum = {:.12e} {:.12e}  (relative error {:.1e})\n", it + 1,
                run.checksums[it].real(), run.checksums[it].imag(), error);
   }
-  fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
   return npb::report("ft", config, seconds, verified,
                      run.checksums[params.iterations - 1].real());
 }

@@ -1,5 +1,6 @@
 // NPB IS: rank (counting-sort) a large array of small integer keys, ten
 // times, using the bucketed algorithm of the NPB 3.3 OpenMP reference.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -36,12 +37,6 @@ constexpr std::array kClasses = {
                     {104, 17523, 123928, 8288932, 8388264},
                     [](int test, int it) { return test <= 2 ? it - 1 : -(it - 1); }},
 };
-
-const ClassParameters& parameters_for(char c) {
-  for (const auto& p : kClasses)
-    if (p.name == c) return p;
-  std::abort();  // parse_command_line only accepts known classes
-}
 
 class IntegerSort {
  public:
@@ -216,9 +211,10 @@ int IntegerSort::count_unsorted_after_full_sort() {
 
 int main(int argc, char** argv) {
   const npb::RunConfig config = npb::parse_command_line(
-      argc, argv, "is", "NPB IS: bucketed integer sort (ranking) of random keys.", "SWA",
-      {.smoke = 'S', .small = 'W', .bench = 'A'});
-  const ClassParameters& params = parameters_for(config.problem_class);
+      argc, argv, "is",
+      "NPB IS: bucketed integer sort (ranking) of random keys.",
+      npb::class_names(kClasses));
+  const ClassParameters& params = npb::parameters_of_class(kClasses, config.problem_class);
 
   IntegerSort sort(params);
   std::int64_t rank_sum = 0;
@@ -236,6 +232,5 @@ int main(int argc, char** argv) {
              params.log2_keys, params.log2_max_key, kIterations);
   fmt::print(" partial verification: {} of {} test ranks right; keys out of order: {}\n", passed,
              kTestKeys * kIterations, unsorted);
-  fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
   return npb::report("is", config, seconds, verified, static_cast<double>(rank_sum));
 }

@@ -34,12 +34,6 @@ constexpr int kCharges = 10;  // points set to +1 and to -1
 constexpr std::array<double, 4> kOperator = {-8.0 / 3.0, 0.0, 1.0 / 6.0, 1.0 / 12.0};
 constexpr std::array<double, 4> kSmoother = {-3.0 / 8.0, 1.0 / 32.0, -1.0 / 64.0, 0.0};
 
-const ClassParameters& parameters_for(char c) {
-  for (const auto& p : kClasses)
-    if (p.name == c) return p;
-  std::abort();  // parse_command_line only accepts known classes
-}
-
 // A cubic grid of n^3 points: the interior 1..n-2 plus one ghost layer on
 // each side holding the periodic copies.
 class Grid {
@@ -357,9 +351,10 @@ class Multigrid {
 
 int main(int argc, char** argv) {
   const npb::RunConfig config = npb::parse_command_line(
-      argc, argv, "mg", "NPB MG: V-cycle multigrid on a periodic 3-D Poisson problem.", "SWA",
-      {.smoke = 'S', .small = 'W', .bench = 'A'});
-  const ClassParameters& params = parameters_for(config.problem_class);
+      argc, argv, "mg",
+      "NPB MG: V-cycle multigrid on a periodic 3-D Poisson problem.",
+      npb::class_names(kClasses));
+  const ClassParameters& params = npb::parameters_of_class(kClasses, config.problem_class);
 
   Multigrid mg(params.log2_size);
   Grid rhs(1 << params.log2_size);
@@ -390,6 +385,5 @@ int main(int argc, char** argv) {
              params.iterations);
   fmt::print(" L2 norm of the residual = {:.13e} (reference {:.13e}), max = {:.6e}\n",
              final_norms.l2, params.residual_reference, final_norms.max);
-  fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
   return npb::report("mg", config, seconds, verified, final_norms.l2);
 }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -77,12 +78,14 @@ class Randlc {
 // Command line and result reporting
 // ---------------------------------------------------------------------------
 
-// The NPB class each harness size runs, per kernel.
+// The NPB class each harness size runs. On this machine class S takes well
+// under a second and class A 0.5-5 s at one thread for every kernel.
 struct SizeClasses {
-  char smoke;  // CI smoke test: well under a second
+  char smoke;
   char small;
-  char bench;  // timing runs: 0.5-5 s at one thread on this machine
+  char bench;
 };
+inline constexpr SizeClasses kSizeClasses{.smoke = 'S', .small = 'W', .bench = 'A'};
 
 struct RunConfig {
   char problem_class;
@@ -93,14 +96,29 @@ inline bool relative_error_within(double value, double reference, double epsilon
   return std::abs(value - reference) <= epsilon * std::abs(reference);
 }
 
+// A kernel's classes are a table of parameter structs with a `char name`.
+template <typename Table>
+std::string class_names(const Table& table) {
+  std::string names;
+  for (const auto& params : table) names += params.name;
+  return names;
+}
+
+template <typename Table>
+const auto& parameters_of_class(const Table& table, char name) {
+  for (const auto& params : table)
+    if (params.name == name) return params;
+  throw std::invalid_argument(fmt::format("no parameters for class {}", name));
+}
+
 // Parses the command line of an NPB kernel. `classes` lists the classes it
-// knows (e.g. "SWA"), `sizes` maps the harness sizes onto them. The variant of
+// knows (e.g. "SWA"); the harness sizes map onto kSizeClasses. The variant of
 // an NPB kernel is its class: --variant class-C means --class C, and
 // --list-variants names the class the timing harness should run (the bench
 // one). An explicit class wins over the class of --size.
 inline RunConfig parse_command_line(int argc, char** argv, std::string_view kernel,
-                                    std::string_view description, std::string_view classes,
-                                    SizeClasses sizes) {
+                                    std::string_view description, std::string_view classes) {
+  const SizeClasses& sizes = kSizeClasses;
   const std::string program = fmt::format("npb_{}", kernel);
   std::optional<char> requested_class;
   std::optional<bench::Size> requested_size;
@@ -165,9 +183,11 @@ inline RunConfig parse_command_line(int argc, char** argv, std::string_view kern
   return {c, label};
 }
 
-// Prints the one line the harness reads and returns the process exit status.
+// Prints the verdict and the one line the harness reads; returns the process
+// exit status.
 inline int report(std::string_view kernel, const RunConfig& config, double seconds, bool verified,
                   double checksum) {
+  fmt::print(" verification {}\n", verified ? "SUCCESSFUL" : "FAILED");
   fmt::print("RESULT kernel={} variant=class-{} size={} threads={} time_s={:.6f} verified={} "
              "checksum={}\n",
              kernel, config.problem_class, config.size, omp_get_max_threads(), seconds,
