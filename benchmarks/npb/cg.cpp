@@ -130,12 +130,24 @@ struct CgVectors {
   std::vector<double> x, z, p, q, r;
 };
 
-// Runs 25 CG steps on A z = x from z = 0 and returns ||x - A z||.
-double conjugate_gradient(const SparseMatrix& a, CgVectors& v) {
+// out = A in. A worksharing loop without its own parallel region: it binds
+// to the region of the caller.
+void multiply(const SparseMatrix& a, const double* in, double* out) {
   const int n = a.rows();
   const int* row_start = a.row_start.data();
   const int* column = a.column.data();
   const double* value = a.value.data();
+#pragma omp for
+  for (int j = 0; j < n; ++j) {
+    double sum = 0.0;
+    for (int k = row_start[j]; k < row_start[j + 1]; ++k) sum += value[k] * in[column[k]];
+    out[j] = sum;
+  }
+}
+
+// Runs 25 CG steps on A z = x from z = 0 and returns ||x - A z||.
+double conjugate_gradient(const SparseMatrix& a, CgVectors& v) {
+  const int n = a.rows();
   double* x = v.x.data();
   double* z = v.z.data();
   double* p = v.p.data();
@@ -169,13 +181,7 @@ double conjugate_gradient(const SparseMatrix& a, CgVectors& v) {
       }
 #pragma omp barrier
 
-      // q = A p
-#pragma omp for
-      for (int j = 0; j < n; ++j) {
-        double sum = 0.0;
-        for (int k = row_start[j]; k < row_start[j + 1]; ++k) sum += value[k] * p[column[k]];
-        q[j] = sum;
-      }
+      multiply(a, p, q);
 
 #pragma omp for reduction(+ : pq)
       for (int j = 0; j < n; ++j) pq += p[j] * q[j];
@@ -194,12 +200,7 @@ double conjugate_gradient(const SparseMatrix& a, CgVectors& v) {
     }
 
     // r = A z, then the residual norm ||x - A z||
-#pragma omp for
-    for (int j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (int k = row_start[j]; k < row_start[j + 1]; ++k) sum += value[k] * z[column[k]];
-      r[j] = sum;
-    }
+    multiply(a, z, r);
 
 #pragma omp for reduction(+ : residual_sum)
     for (int j = 0; j < n; ++j) {

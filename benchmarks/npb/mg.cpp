@@ -82,6 +82,21 @@ void exchange_ghosts(Grid& u) {
   }
 }
 
+// For every i1 of row (i3, i2) of g: the sum of the four rows next to it in
+// i2 or i3 (`sides`) and of the four rows diagonal to it (`diagonals`). The
+// 27-point stencils of resid and psinv are built from these sums.
+void neighbour_row_sums(const Grid& g, int i3, int i2, std::vector<double>& sides,
+                        std::vector<double>& diagonals) {
+  const double *below = g.row(i3, i2 - 1), *above = g.row(i3, i2 + 1);
+  const double *front = g.row(i3 - 1, i2), *back = g.row(i3 + 1, i2);
+  const double *front_below = g.row(i3 - 1, i2 - 1), *front_above = g.row(i3 - 1, i2 + 1);
+  const double *back_below = g.row(i3 + 1, i2 - 1), *back_above = g.row(i3 + 1, i2 + 1);
+  for (int i1 = 0; i1 < g.n(); ++i1) {
+    sides[i1] = below[i1] + above[i1] + front[i1] + back[i1];
+    diagonals[i1] = front_below[i1] + front_above[i1] + back_below[i1] + back_above[i1];
+  }
+}
+
 // r = v - A u (v and r may be the same grid).
 void residual(const Grid& u, const Grid& v, Grid& r) {
   const int n = u.n();
@@ -92,19 +107,12 @@ void residual(const Grid& u, const Grid& v, Grid& r) {
 #pragma omp for
     for (int i3 = 1; i3 < n - 1; ++i3) {
       for (int i2 = 1; i2 < n - 1; ++i2) {
-        const double* c = u.row(i3, i2);
-        const double *n_2 = u.row(i3, i2 - 1), *p_2 = u.row(i3, i2 + 1);
-        const double *n_3 = u.row(i3 - 1, i2), *p_3 = u.row(i3 + 1, i2);
-        const double *nn = u.row(i3 - 1, i2 - 1), *np = u.row(i3 - 1, i2 + 1);
-        const double *pn = u.row(i3 + 1, i2 - 1), *pp = u.row(i3 + 1, i2 + 1);
-        for (int i1 = 0; i1 < n; ++i1) {
-          u1[i1] = n_2[i1] + p_2[i1] + n_3[i1] + p_3[i1];
-          u2[i1] = nn[i1] + np[i1] + pn[i1] + pp[i1];
-        }
-        const double* vr = v.row(i3, i2);
-        double* rr = r.row(i3, i2);
+        neighbour_row_sums(u, i3, i2, u1, u2);
+        const double* uc = u.row(i3, i2);
+        const double* vc = v.row(i3, i2);
+        double* rc = r.row(i3, i2);
         for (int i1 = 1; i1 < n - 1; ++i1)
-          rr[i1] = vr[i1] - a[0] * c[i1] - a[2] * (u2[i1] + u1[i1 - 1] + u1[i1 + 1]) -
+          rc[i1] = vc[i1] - a[0] * uc[i1] - a[2] * (u2[i1] + u1[i1 - 1] + u1[i1 + 1]) -
                    a[3] * (u2[i1 - 1] + u2[i1 + 1]);
       }
     }
@@ -122,18 +130,11 @@ void smooth(const Grid& r, Grid& u) {
 #pragma omp for
     for (int i3 = 1; i3 < n - 1; ++i3) {
       for (int i2 = 1; i2 < n - 1; ++i2) {
+        neighbour_row_sums(r, i3, i2, r1, r2);
         const double* rc = r.row(i3, i2);
-        const double *n_2 = r.row(i3, i2 - 1), *p_2 = r.row(i3, i2 + 1);
-        const double *n_3 = r.row(i3 - 1, i2), *p_3 = r.row(i3 + 1, i2);
-        const double *nn = r.row(i3 - 1, i2 - 1), *np = r.row(i3 - 1, i2 + 1);
-        const double *pn = r.row(i3 + 1, i2 - 1), *pp = r.row(i3 + 1, i2 + 1);
-        for (int i1 = 0; i1 < n; ++i1) {
-          r1[i1] = n_2[i1] + p_2[i1] + n_3[i1] + p_3[i1];
-          r2[i1] = nn[i1] + np[i1] + pn[i1] + pp[i1];
-        }
-        double* ur = u.row(i3, i2);
+        double* uc = u.row(i3, i2);
         for (int i1 = 1; i1 < n - 1; ++i1)
-          ur[i1] = ur[i1] + c[0] * rc[i1] + c[1] * (rc[i1 - 1] + rc[i1 + 1] + r1[i1]) +
+          uc[i1] = uc[i1] + c[0] * rc[i1] + c[1] * (rc[i1 - 1] + rc[i1 + 1] + r1[i1]) +
                    c[2] * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
       }
     }
