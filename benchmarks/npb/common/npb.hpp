@@ -114,14 +114,16 @@ const auto& parameters_of_class(const Table& table, char name) {
 // Parses the command line of an NPB kernel. `classes` lists the classes it
 // knows (e.g. "SWA"); the harness sizes map onto kSizeClasses. The variant of
 // an NPB kernel is its class: --variant class-C means --class C, and
-// --list-variants names the class the timing harness should run (the bench
-// one). An explicit class wins over the class of --size.
+// --list-variants names the class of --size (bench when no size is given:
+// listing is for the timing harness). An explicit class wins over the class
+// of --size.
 inline RunConfig parse_command_line(int argc, char** argv, std::string_view kernel,
                                     std::string_view description, std::string_view classes) {
   const SizeClasses& sizes = kSizeClasses;
   const std::string program = fmt::format("npb_{}", kernel);
   std::optional<char> requested_class;
   std::optional<bench::Size> requested_size;
+  bool list_variants = false;
   const auto parse_class = [&](std::string_view text) {
     if (text.size() != 1 || classes.find(text[0]) == std::string_view::npos)
       bench::detail::usage_error(program,
@@ -144,7 +146,7 @@ inline RunConfig parse_command_line(int argc, char** argv, std::string_view kern
           "                    bench = class {5}\n"
           "  --class C         NPB problem class, one of {2}; overrides the class of --size\n"
           "  --variant class-C the same as --class C (the harness's name for it)\n"
-          "  --list-variants   print the variant the timing harness runs (class-{5}) and exit\n"
+          "  --list-variants   print the variant of --size (default: bench, class-{5}) and exit\n"
           "  --help            print this help and exit\n\n"
           "Threads come from OMP_NUM_THREADS. The last line printed is\n"
           "  RESULT kernel={6} variant=class-C size=<s> threads=<n> time_s=<t> verified=<1|0> "
@@ -154,8 +156,7 @@ inline RunConfig parse_command_line(int argc, char** argv, std::string_view kern
           program, description, classes, sizes.smoke, sizes.small, sizes.bench, kernel);
       std::exit(0);
     } else if (arg == "--list-variants") {
-      fmt::print("class-{}\n", sizes.bench);
-      std::exit(0);
+      list_variants = true;
     } else if (arg == "--class") {
       parse_class(value());
     } else if (arg == "--variant") {
@@ -169,6 +170,13 @@ inline RunConfig parse_command_line(int argc, char** argv, std::string_view kern
     } else {
       bench::detail::usage_error(program, fmt::format("unknown argument '{}'", arg));
     }
+  }
+
+  if (list_variants) {
+    // Listing is for the timing harness, hence bench by default.
+    const bench::Size size = requested_size.value_or(bench::Size::bench);
+    fmt::print("class-{}\n", bench::pick(size, sizes.smoke, sizes.small, sizes.bench));
+    std::exit(0);
   }
 
   const bench::Size size = requested_size.value_or(bench::Size::small);
