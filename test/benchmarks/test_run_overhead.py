@@ -1,0 +1,195 @@
+"""Tests of benchmarks/run-overhead.py: profile figures, result comparison, the whole flow.
+
+The flow tests use fake kernels (shell scripts following the kernel protocol)
+in a prepared build directory, so they need neither a compiler nor ompp.
+"""
+
+import csv
+import importlib.util
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+HARNESS = Path(os.environ.get("OMPP_OVERHEAD_HARNESS",
+                              Path(__file__).resolve().parents[2] / "benchmarks" / "run-overhead.py"))
+
+
+def load_harness():
+    spec = importlib.util.spec_from_file_location("run_overhead", HARNESS)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = load_harness()
+
+
+def node(id_, parent, kind, visits, inclusive):
+    return {"id": id_, "parent": parent, "kind": kind, "region": None,
+            "threads": [{"thread": 0, "visits": visits, "inclusive_s": inclusive, "exclusive_s": 0.0}]}
+
+
+# A task A (2 instances, 2.5 s inclusive) that ran 3 instances of task B (1.0 s)
+# inside its taskwait: own task time is 1.5 s (A) + 1.0 s (B).
+NESTED_PROFILE = {"nodes": [
+    node(0, None, "root", 1, 4.0),
+    node(1, 0, "region", 1, 4.0),
+    node(2, 1, "task_stub", 2, 2.5),
+    node(3, 2, "task_root", 2, 2.5),
+    node(4, 3, "region", 2, 1.2),
+    node(5, 4, "task_stub", 3, 1.0),
+    node(6, 5, "task_root", 3, 1.0),
+]}
+
+
+class TaskFigures(unittest.TestCase):
+    def test_counts_visits_of_task_roots_and_subtracts_nested_tasks(self):
+        count, own = harness.task_figures(NESTED_PROFILE)
+        self.assertEqual(count, 5)
+        self.assertAlmostEqual(own, 2.5)
+
+    def test_task_trees_kept_apart_from_the_call_tree(self):
+        # Task sub-trees as separate roots: the stub only points at them.
+        profile = {"nodes": [node(0, None, "root", 1, 3.0), node(1, 0, "task_stub", 4, 2.0),
+                             node(2, None, "task_root", 4, 2.0)]}
+        self.assertEqual(harness.task_figures(profile), (4, 2.0))
+
+    def test_profile_without_tasks(self):
+        self.assertEqual(harness.task_figures({"nodes": [node(0, None, "root", 1, 1.0)]}), (0, 0.0))
+
+
+class Comparison(unittest.TestCase):
+    def run_(self, checksum="42", verified=True, error=""):
+        return harness.Run(time_s=1.0, verified=verified, checksum=checksum, exit_code=0, max_rss_kb=1000,
+                           error=error)
+
+    def row(self, plain, instrumented):
+        return harness.Row("bots_fib", "fib", "cutoff", 1, plain, instrumented)
+
+    def test_equal_results_are_valid(self):
+        self.assertEqual(harness.row_problems(self.row([self.run_()], [self.run_()])), [])
+
+    def test_checksum_difference_is_reported(self):
+        problems = harness.row_problems(self.row([self.run_()], [self.run_(checksum="43")]))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("checksum 43 != plain 42", problems[0])
+
+    def test_failed_verification_is_reported(self):
+        problems = harness.row_problems(self.row([self.run_(verified=False)], [self.run_()]))
+        self.assertIn("plain run 1: verification failed", problems)
+
+    def test_overhead_and_target(self):
+        plain = [self.run_() for _ in range(3)]
+        instrumented = [self.run_() for _ in range(3)]
+        for run, t in zip(instrumented, (1.5, 1.2, 9.0)):
+            run.time_s = t
+            run.tasks, run.task_time_s = 10, 0.001
+        summary = harness.summarise(self.row(plain, instrumented))
+        self.assertAlmostEqual(summary["overhead_pct"], 50.0)  # median 1.5 s against 1.0 s
+        self.assertEqual(summary["target_pct"], 100.0)
+        self.assertTrue(summary["target_met"])
+        self.assertAlmostEqual(summary["mean_task_us"], 100.0)
+
+    def test_targets(self):
+        self.assertEqual(harness.target_for("bots_fib", "fib", "nocutoff", 1), 200.0)
+        self.assertIsNone(harness.target_for("bots_fib", "fib", "nocutoff", 2))
+        self.assertEqual(harness.target_for("npb_cg", "cg", "class-A", 2), 2.0)
+        self.assertIsNone(harness.target_for("bots_uts", "uts", "default", 1))
+
+
+FAKE_KERNEL = """\
+#!/bin/sh
+# A fake kernel following the protocol; the instrumented one writes a profile.
+variant=default
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list-variants) echo cutoff; echo nocutoff; exit 0 ;;
+    --variant) variant=$2; shift ;;
+  esac
+  shift
+done
+if [ -n "$OMPP_OUTDIR" ] && [ "{write_profile}" = yes ]; then
+  cat > "$OMPP_OUTDIR/bots_fake.$OMP_NUM_THREADS-0.ompp.json" <<'JSON'
+{profile}
+JSON
+  echo report > "$OMPP_OUTDIR/bots_fake.$OMP_NUM_THREADS-0.ompp.txt"
+fi
+echo "RESULT kernel=fake variant=$variant size=smoke threads=$OMP_NUM_THREADS time_s={time} verified=1 checksum={checksum}"
+"""
+
+
+class WholeFlow(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.TemporaryDirectory()
+        self.build_dir = Path(self.scratch.name) / "build"
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def install(self, build, time, checksum="7", write_profile="yes"):
+        bin_dir = self.build_dir / build / "bin"
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        script = bin_dir / "bots_fake"
+        script.write_text(FAKE_KERNEL.format(time=time, checksum=checksum, write_profile=write_profile,
+                                             profile=json.dumps(NESTED_PROFILE)))
+        script.chmod(script.stat().st_mode | stat.S_IXUSR)
+
+    def harness_run(self):
+        csv_path = Path(self.scratch.name) / "out.csv"
+        result = subprocess.run([sys.executable, str(HARNESS), "--no-build", "--build-dir", str(self.build_dir),
+                                 "--ompp-cxx", "/bin/true", "--runs", "3", "--threads", "1,2", "--size", "smoke",
+                                 "--csv", str(csv_path)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        if not csv_path.exists():
+            return result, []
+        with csv_path.open() as handle:
+            return result, list(csv.DictReader(handle))
+
+    def test_table_and_csv(self):
+        self.install("plain", "1.000000")
+        self.install("ompp", "1.250000")
+        result, rows = self.harness_run()
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("overhead%", result.stdout)
+        self.assertEqual([(r["variant"], r["threads"]) for r in rows],
+                         [("cutoff", "1"), ("cutoff", "2"), ("nocutoff", "1"), ("nocutoff", "2")])
+        for row in rows:
+            self.assertAlmostEqual(float(row["overhead_pct"]), 25.0)
+            self.assertEqual(row["tasks"], "5")
+            self.assertAlmostEqual(float(row["mean_task_us"]), 0.5e6)
+            self.assertGreater(float(row["profile_bytes"]), 0)
+            self.assertGreater(float(row["instrumented_rss_mb"]), 0)
+            self.assertEqual(row["valid"], "True")
+
+    def test_different_checksum_fails(self):
+        self.install("plain", "1.0")
+        self.install("ompp", "1.0", checksum="8")
+        result, rows = self.harness_run()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("checksum 8 != plain 7", result.stdout)
+        self.assertTrue(all(r["valid"] == "False" for r in rows))
+
+    def test_missing_profile_fails(self):
+        self.install("plain", "1.0")
+        self.install("ompp", "1.0", write_profile="no")
+        result, _ = self.harness_run()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no .ompp.json profile written", result.stdout)
+
+    def test_missing_instrumented_kernel_is_an_error(self):
+        self.install("plain", "1.0")
+        (self.build_dir / "ompp" / "bin").mkdir(parents=True)
+        result, _ = self.harness_run()
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("bots_fake was not built through ompp-c++", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
