@@ -97,48 +97,50 @@ void neighbour_row_sums(const Grid& g, int i3, int i2, std::vector<double>& side
   }
 }
 
-// r = v - A u (v and r may be the same grid).
-void residual(const Grid& u, const Grid& v, Grid& r) {
-  const int n = u.n();
-  const auto& a = kOperator;
+// Calls update_row(i3, i2, sides, diagonals) for every interior row of the
+// stencil's input g, with g's neighbour row sums, in parallel over i3.
+template <typename RowUpdate>
+void for_each_stencil_row(const Grid& g, RowUpdate update_row) {
+  const int n = g.n();
 #pragma omp parallel
   {
-    std::vector<double> u1(n), u2(n);
+    std::vector<double> sides(n), diagonals(n);
 #pragma omp for
     for (int i3 = 1; i3 < n - 1; ++i3) {
       for (int i2 = 1; i2 < n - 1; ++i2) {
-        neighbour_row_sums(u, i3, i2, u1, u2);
-        const double* uc = u.row(i3, i2);
-        const double* vc = v.row(i3, i2);
-        double* rc = r.row(i3, i2);
-        for (int i1 = 1; i1 < n - 1; ++i1)
-          rc[i1] = vc[i1] - a[0] * uc[i1] - a[2] * (u2[i1] + u1[i1 - 1] + u1[i1 + 1]) -
-                   a[3] * (u2[i1 - 1] + u2[i1 + 1]);
+        neighbour_row_sums(g, i3, i2, sides, diagonals);
+        update_row(i3, i2, sides, diagonals);
       }
     }
   }
+}
+
+// r = v - A u (v and r may be the same grid).
+void residual(const Grid& u, const Grid& v, Grid& r) {
+  const auto& a = kOperator;
+  for_each_stencil_row(u, [&](int i3, int i2, const std::vector<double>& u1,
+                              const std::vector<double>& u2) {
+    const double* uc = u.row(i3, i2);
+    const double* vc = v.row(i3, i2);
+    double* rc = r.row(i3, i2);
+    for (int i1 = 1; i1 < u.n() - 1; ++i1)
+      rc[i1] = vc[i1] - a[0] * uc[i1] - a[2] * (u2[i1] + u1[i1 - 1] + u1[i1 + 1]) -
+               a[3] * (u2[i1 - 1] + u2[i1 + 1]);
+  });
   exchange_ghosts(r);
 }
 
 // Smoother: u = u + S r.
 void smooth(const Grid& r, Grid& u) {
-  const int n = r.n();
   const auto& c = kSmoother;
-#pragma omp parallel
-  {
-    std::vector<double> r1(n), r2(n);
-#pragma omp for
-    for (int i3 = 1; i3 < n - 1; ++i3) {
-      for (int i2 = 1; i2 < n - 1; ++i2) {
-        neighbour_row_sums(r, i3, i2, r1, r2);
-        const double* rc = r.row(i3, i2);
-        double* uc = u.row(i3, i2);
-        for (int i1 = 1; i1 < n - 1; ++i1)
-          uc[i1] = uc[i1] + c[0] * rc[i1] + c[1] * (rc[i1 - 1] + rc[i1 + 1] + r1[i1]) +
-                   c[2] * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
-      }
-    }
-  }
+  for_each_stencil_row(r, [&](int i3, int i2, const std::vector<double>& r1,
+                              const std::vector<double>& r2) {
+    const double* rc = r.row(i3, i2);
+    double* uc = u.row(i3, i2);
+    for (int i1 = 1; i1 < r.n() - 1; ++i1)
+      uc[i1] = uc[i1] + c[0] * rc[i1] + c[1] * (rc[i1 - 1] + rc[i1 + 1] + r1[i1]) +
+               c[2] * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]);
+  });
   exchange_ghosts(u);
 }
 
