@@ -130,9 +130,10 @@ def discover_kernels(bin_dir: Path) -> list[str]:
                   if p.name.startswith(KERNEL_PREFIXES) and p.is_file() and os.access(p, os.X_OK))
 
 
-def list_variants(executable: Path) -> list[str]:
-    result = subprocess.run([str(executable), "--list-variants"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, timeout=30)
+def list_variants(executable: Path, size: str) -> list[str]:
+    # The size goes along because a kernel's variants can depend on it (NPB: the class).
+    result = subprocess.run([str(executable), "--size", size, "--list-variants"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, timeout=30)
     variants = result.stdout.split()
     if result.returncode != 0 or not variants:
         raise HarnessError(f"{executable} --list-variants failed (exit {result.returncode}): {result.stderr.strip()}")
@@ -401,7 +402,7 @@ def main(argv: list[str]) -> int:
         rows: list[Row] = []
         for executable in executables:
             kernel = executable.split("_", 1)[1]
-            variants = list_variants(plain_bin / executable)
+            variants = list_variants(plain_bin / executable, args.size)
             if args.variants:
                 variants = [v for v in variants if v in args.variants.split(",")]
             instrumented = None if ompp_bin is None else ompp_bin / executable

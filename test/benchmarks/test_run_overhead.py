@@ -107,10 +107,16 @@ class Comparison(unittest.TestCase):
 FAKE_KERNEL = """\
 #!/bin/sh
 # A fake kernel following the protocol; the instrumented one writes a profile.
+# Like NPB, its variants depend on the size: listing them without --size
+# gives variants the runs then reject.
 variant=default
+size=bench
 while [ $# -gt 0 ]; do
   case $1 in
-    --list-variants) echo cutoff; echo nocutoff; exit 0 ;;
+    --size) size=$2; shift ;;
+    --list-variants)
+      if [ "$size" = smoke ]; then echo cutoff; echo nocutoff; else echo class-A; fi
+      exit 0 ;;
     --variant) variant=$2; shift ;;
   esac
   shift
