@@ -4,9 +4,9 @@
 
 #include <iterator>
 
-namespace ompp::analyses {
+#include "model/names.hpp"
 
-using model::RegionKind;
+namespace ompp::analyses {
 
 void append_section_header(std::string& out, std::string_view title) {
     constexpr std::size_t kWidth = 70;
@@ -14,38 +14,6 @@ void append_section_header(std::string& out, std::string_view title) {
     std::string middle = fmt::format("----     {}     ", title);
     if (middle.size() < kWidth) middle.append(kWidth - middle.size(), '-');
     fmt::format_to(std::back_inserter(out), "{}\n{}\n{}\n", rule, middle, rule);
-}
-
-std::string_view kind_name(RegionKind kind) {
-    switch (kind) {
-    case RegionKind::Parallel: return "PARALLEL";
-    case RegionKind::ParallelLoop: return "PARALLEL_LOOP";
-    case RegionKind::ParallelSections: return "PARALLEL_SECTIONS";
-    case RegionKind::ParallelMaster: return "PARALLEL_MASTER";
-    case RegionKind::Loop: return "LOOP";
-    case RegionKind::Sections: return "SECTIONS";
-    case RegionKind::Section: return "SECTION";
-    case RegionKind::Single: return "SINGLE";
-    case RegionKind::Master: return "MASTER";
-    case RegionKind::Masked: return "MASKED";
-    case RegionKind::Critical: return "CRITICAL";
-    case RegionKind::Atomic: return "ATOMIC";
-    case RegionKind::Flush: return "FLUSH";
-    case RegionKind::Barrier: return "BARRIER";
-    case RegionKind::Ordered: return "ORDERED";
-    case RegionKind::Task: return "TASK";
-    case RegionKind::Taskwait: return "TASKWAIT";
-    case RegionKind::Taskgroup: return "TASKGROUP";
-    case RegionKind::Taskloop: return "TASKLOOP";
-    case RegionKind::Taskyield: return "TASKYIELD";
-    case RegionKind::Scope: return "SCOPE";
-    case RegionKind::Workshare: return "WORKSHARE";
-    case RegionKind::Cancel: return "CANCEL";
-    case RegionKind::CancellationPoint: return "CANCELLATION_POINT";
-    case RegionKind::Lock: return "LOCK";
-    case RegionKind::UserRegion: return "USER_REGION";
-    }
-    return "UNKNOWN";
 }
 
 std::string region_number(std::uint32_t region) { return fmt::format("R{:05}", region); }
@@ -64,7 +32,7 @@ std::string source_range(const model::Region& region) {
 }
 
 std::string region_context(const model::Region& region) {
-    std::string context = fmt::format("{} {}", kind_name(region.kind), source_range(region));
+    std::string context = fmt::format("{} {}", model::report_name(region.kind), source_range(region));
     if (region.name) context += fmt::format(" '{}'", *region.name);
     return context;
 }
@@ -73,7 +41,7 @@ std::string region_title(const model::Profile& profile, std::optional<std::uint3
     if (!region) return "(program)";
     const auto* r = find_region(profile, region);
     if (!r) return region_number(*region);
-    std::string title = fmt::format("{} {} {}", region_number(r->id), source_range(*r), kind_name(r->kind));
+    std::string title = fmt::format("{} {} {}", region_number(r->id), source_range(*r), model::report_name(r->kind));
     if (r->name) title += fmt::format(" '{}'", *r->name);
     return title;
 }

@@ -12,8 +12,6 @@ namespace ompp::analyses {
 // ompP's banner: a 70-dash line, "----     <Title>     ----...", a 70-dash line.
 void append_section_header(std::string& out, std::string_view title);
 
-std::string_view kind_name(model::RegionKind kind);
-
 // "R00004" - ompP's region number.
 std::string region_number(std::uint32_t region);
 // "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or

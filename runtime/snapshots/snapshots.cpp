@@ -153,7 +153,7 @@ void append_snapshot_report(std::string& out, const model::Profile& profile) {
         double exclusive = 0;
         std::array<double, model::kMaxCounters> counters{};
         std::optional<std::uint32_t> busiest;
-        double busiest_delta = 0;
+        double busiest_delta = 0.0005;  // below what the table shows: no busiest region
         for (const auto& r : s.regions) {
             visits += r.visits;
             exclusive += r.exclusive_s;

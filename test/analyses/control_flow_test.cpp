@@ -32,10 +32,10 @@ TEST_CASE("control flow report and dot graph for the paper's version A", "[contr
     std::string out;
     analyses::append_control_flow_report(out, b.profile());
     CHECK(out.find("ompP Control Flow") != std::string::npos);
-    CHECK(out.find("  -> R00001 USER_REGION test.c (3-5) 'foo'\n") != std::string::npos);
+    CHECK(out.find("  -> R00001 USER REGION test.c (3-5) 'foo'\n") != std::string::npos);
     CHECK(out.find("after (parent) root") != std::string::npos);
     CHECK(out.find("0|1  [total 1]") != std::string::npos);
-    CHECK(out.find("after R00002 USER_REGION") != std::string::npos);
+    CHECK(out.find("after R00002 USER REGION") != std::string::npos);
     CHECK(out.find("0|19  [total 19]") != std::string::npos);
     CHECK(out.find("0|20  [total 20]") != std::string::npos);
 

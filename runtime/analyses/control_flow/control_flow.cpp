@@ -8,6 +8,7 @@
 
 #include "analyses/profile_index.hpp"
 #include "analyses/report_text.hpp"
+#include "model/names.hpp"
 
 namespace ompp::analyses {
 
@@ -30,7 +31,7 @@ std::string thread_ranges(const std::vector<std::uint32_t>& threads) {
 
 std::string node_label(const model::Profile& profile, const ProfileIndex& index, const Node& node) {
     const auto* region = index.region(node.region);
-    std::string region_text = region ? fmt::format("{} {} {}", region_number(region->id), kind_name(region->kind),
+    std::string region_text = region ? fmt::format("{} {} {}", region_number(region->id), model::report_name(region->kind),
                                                    source_range(*region))
                                      : std::string("?");
     switch (node.kind) {
@@ -59,7 +60,7 @@ std::string short_label(const ProfileIndex& index, const Node& node) {
     case NodeKind::ImplicitBarrier: return number + " implicit barrier";
     case NodeKind::TaskRoot: return number + " task tree";
     case NodeKind::TaskStub: return number + " tasks run";
-    default: return region ? fmt::format("{} {}", number, kind_name(region->kind)) : number;
+    default: return region ? fmt::format("{} {}", number, model::report_name(region->kind)) : number;
     }
 }
 
