@@ -52,12 +52,20 @@ std::string json_path_for(const std::string& text_path) {
     return text_path + ".json";
 }
 
+// An application name is a file name: no directories sneak in through it.
+std::string file_name_safe(std::string name) {
+    for (char& c : name) {
+        if (c == '/') c = '_';
+    }
+    return name.empty() ? std::string("unknown") : name;
+}
+
 // Claims the first free index in `directory`; errno-style failure.
 int write_numbered(const std::string& directory, const ReportRequest& request, const std::string& text,
                    const std::string& json, ReportPaths& paths) {
     const std::string dir = directory.empty() ? "." : directory;
     for (unsigned index = 0; index < 100000; ++index) {
-        const std::string stem = fmt::format("{}/{}.{}-{}.ompp", dir, request.application, request.threads, index);
+        const std::string stem = fmt::format("{}/{}.{}-{}.ompp", dir, file_name_safe(request.application), request.threads, index);
         paths = {stem + ".txt", stem + ".json"};
         if (::access(paths.json.c_str(), F_OK) == 0) continue;
         FileDescriptor fd(::open(paths.text.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
