@@ -26,7 +26,7 @@ using K = ompp::model::RegionKind;
 using NK = ompp::model::NodeKind;
 
 const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fallback) {
-    return RegionRegistry::instance().resolve(handle, ctc, fallback);
+    return RegionRegistry::resolve(handle, ctc, fallback);
 }
 
 // enter/exit of a construct without scheduling points.

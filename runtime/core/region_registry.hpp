@@ -33,14 +33,14 @@ public:
 
     // The region a handle stands for, registering it from `ctc` (or, without
     // one, as an unknown construct of `fallback` kind) on first use.
-    const RegionRecord& resolve(void** handle, const char* ctc, model::RegionKind fallback) {
+    static const RegionRecord& resolve(void** handle, const char* ctc, model::RegionKind fallback) {
         if (handle != nullptr) {
             if (const auto* known = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE)))
                 [[likely]] {
                 return *known;
             }
         }
-        return register_handle(handle, ctc, fallback);
+        return instance().register_handle(handle, ctc, fallback);
     }
     const RegionRecord& register_handle(void** handle, const char* ctc, model::RegionKind fallback);
 

@@ -144,11 +144,7 @@ Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
     Node* node = child_of(parent, kind, &region, fork_origin);
     count_predecessor(node, last_exited != nullptr ? last_exited : parent, 1);
-    Frame& frame = context.frames.emplace_back();
-    frame.node = node;
-    frame.entered = now;
-    frame.phase_mark = now;
-    frame.suspended_at_enter = context.suspended_total;
+    Frame& frame = context.frames.emplace_back(node, now, context.suspended_total);
     // --- counter extension point (enter) ---
     if (counters_ != nullptr) [[unlikely]] {
         read_counters(frame.counters_at_enter);
@@ -390,12 +386,11 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     task_root.max_active_instances.raise_to(task_root.active_instances);
     active_.push_back(instance);
     switch_to(*instance, now);
-    Frame& frame = instance->frames.emplace_back();
-    frame = Frame{};
-    frame.node = instance->root;
-    frame.entered = now;
-    frame.phase_mark = now;
-    if (counters_ != nullptr) [[unlikely]] read_counters(frame.counters_at_enter);
+    Frame& frame = instance->frames.emplace_back(instance->root, now, Ticks{0});
+    if (counters_ != nullptr) [[unlikely]] {
+        read_counters(frame.counters_at_enter);
+        frame.counters_suspended_at_enter = {};
+    }
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {

@@ -32,19 +32,23 @@ using TaskHandle = std::int64_t;
 
 struct TaskContext;
 
-// One open region on a task's stack.
+// One open region on a task's stack.  Constructed field by field in the hot
+// path: the counter snapshots are only written (and read) with counters on.
 struct Frame {
-    Node* node = nullptr;
-    Ticks entered = 0;
-    Ticks phase_mark = 0;           // start of the current phase (body, exit, shutdown)
-    Ticks suspended_at_enter = 0;   // the context's suspended_total at entry
+    Frame(Node* entered_node, Ticks now, Ticks suspended_total)
+        : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {}
+
+    Node* node;
+    Ticks entered;
+    Ticks phase_mark;          // start of the current phase (body, exit, shutdown)
+    Ticks suspended_at_enter;  // the context's suspended_total at entry
     Node* last_exited_child = nullptr;
     TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
-    bool fork_pending = false;      // forked here, team body not begun yet
-    bool worker = false;            // this thread joined someone else's team here
-    bool body_done = false;         // the body phase ended (critical/ordered/lock exit phase)
-    CounterValues counters_at_enter{};
-    CounterValues counters_suspended_at_enter{};
+    bool fork_pending = false;  // forked here, team body not begun yet
+    bool worker = false;        // this thread joined someone else's team here
+    bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
+    CounterValues counters_at_enter;
+    CounterValues counters_suspended_at_enter;
 };
 
 // The implicit task of a thread or one explicit task instance.
