@@ -29,37 +29,29 @@ const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fa
     return RegionRegistry::resolve(handle, ctc, fallback);
 }
 
-// enter/exit of a construct without scheduling points.
-void enter(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+// One event on a construct: gate, region, the thread's operation at now.
+template <typename Operation>
+void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, Operation operation) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const RegionRecord& region = region_of(handle, ctc, fallback);
     if (!measured(region.info.kind)) return;
-    m->this_thread().enter(region, m->now());
+    operation(m->this_thread(), region, m->now());
 }
 
+// Constructs without scheduling points.
+void enter(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    on_region(handle, ctc, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.enter(r, now); });
+}
 void exit(POMP2_Region_handle* handle, K fallback) {
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] return;
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (!measured(region.info.kind)) return;
-    m->this_thread().exit(region, m->now());
+    on_region(handle, nullptr, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.exit(r, now); });
 }
-
 void begin_body(POMP2_Region_handle* handle, K fallback) {
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] return;
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (!measured(region.info.kind)) return;
-    m->this_thread().begin_body(region, m->now());
+    on_region(handle, nullptr, fallback,
+              [](ThreadState& t, const RegionRecord& r, auto now) { t.begin_body(r, now); });
 }
-
 void end_body(POMP2_Region_handle* handle, K fallback) {
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] return;
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (!measured(region.info.kind)) return;
-    m->this_thread().end_body(region, m->now());
+    on_region(handle, nullptr, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.end_body(r, now); });
 }
 
 // Scheduling points: the old-task variable gets the current task on entry

@@ -11,6 +11,8 @@
 
 namespace ompp::test {
 
+inline constexpr double kNs = 1e-9;  // seconds per manual-clock tick
+
 // A region registered from an OPARI2-style CTC string.  Each call gets a
 // fresh handle, so equal strings exercise interning.
 inline const core::RegionRecord& region(const std::string& type, int line, const std::string& extra = "") {

@@ -8,11 +8,9 @@ using namespace ompp;
 using model::NodeKind;
 using test::find_child;
 using test::region;
+using test::kNs;
 using test::thread_of;
 
-namespace {
-constexpr double kNs = 1e-9;
-}
 
 TEST_CASE("nested user regions: visits, inclusive and exclusive time", "[core]") {
     test::ManualClock clock;

@@ -10,11 +10,10 @@ using namespace ompp;
 using model::NodeKind;
 using test::find_child;
 using test::region;
+using test::kNs;
 using test::thread_of;
 
 namespace {
-
-constexpr double kNs = 1e-9;
 
 void require_no_negative_exclusive(const model::Profile& p) {
     for (const auto& node : p.nodes) {
