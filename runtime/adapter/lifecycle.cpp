@@ -169,19 +169,29 @@ void finalise() {
     Phase expected = Phase::Active;
     if (!g_phase.compare_exchange_strong(expected, Phase::Finalising)) return;
     g_gate.store(nullptr, std::memory_order_release);
-    const config::Config& config = *g_config;
-    const model::Profile profile = finished_profile(*g_measurement, config);
-    writers::ReportRequest request;
-    request.directory = config.text("OMPP_OUTDIR");
-    request.application = profile.application;
-    request.threads = profile.threads;
-    request.report_file = config.text("OMPP_REPORTFILE");
-    std::vector<std::string> messages;
-    const auto paths =
-        writers::write_reports(request, writers::to_text(profile), writers::to_json(profile).dump(1), messages);
-    for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
-    if (paths && !config.flag("OMPP_QUIET")) {
-        std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+    // Runs from atexit and signal handlers: nothing may escape, the
+    // application's exit status is not ours to change.
+    try {
+        const config::Config& config = *g_config;
+        const model::Profile profile = finished_profile(*g_measurement, config);
+        writers::ReportRequest request;
+        request.directory = config.text("OMPP_OUTDIR");
+        request.application = profile.application;
+        request.threads = profile.threads;
+        request.report_file = config.text("OMPP_REPORTFILE");
+        std::vector<std::string> messages;
+        const auto paths = writers::write_reports(request, writers::to_text(profile),
+                                                  writers::to_json(profile).dump(1, ' ', false,
+                                                                                 nlohmann::json::error_handler_t::replace),
+                                                  messages);
+        for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
+        if (paths && !config.flag("OMPP_QUIET")) {
+            std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+        }
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "ompp: could not write the profile: %s\n", error.what());
+    } catch (...) {
+        std::fprintf(stderr, "ompp: could not write the profile\n");
     }
     g_phase.store(Phase::Finalised);
 }
