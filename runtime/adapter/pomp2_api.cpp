@@ -178,7 +178,8 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
-                ompp::adapter::thread_identity(ompp::adapter::omp_level()));
+                ompp::adapter::thread_identity(ompp::adapter::omp_level()),
+                if_clause != 0 && num_threads > 0 ? static_cast<std::uint32_t>(num_threads) : 1U);
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {

@@ -43,6 +43,7 @@ void ForkTable::publish(std::uint64_t key, const ForkRecord& record) {
     }
     target->time.store(record.time, std::memory_order_relaxed);
     target->thread.store(record.thread, std::memory_order_relaxed);
+    target->team.store(record.team, std::memory_order_relaxed);
     target->node.store(record.node, std::memory_order_release);
 }
 
@@ -54,6 +55,7 @@ ForkRecord ForkTable::find(std::uint64_t key) const {
     record.node = slot->node.load(std::memory_order_acquire);
     record.time = slot->time.load(std::memory_order_relaxed);
     record.thread = slot->thread.load(std::memory_order_relaxed);
+    record.team = slot->team.load(std::memory_order_relaxed);
     return record;
 }
 

@@ -28,6 +28,7 @@ struct ForkRecord {
     const Node* node = nullptr;  // null: no fork known for the key
     Ticks time = 0;
     std::uint32_t thread = 0;
+    TeamRecord* team = nullptr;
 };
 
 // Lock-free map from a forking thread's identity to its latest fork.  The
@@ -44,6 +45,7 @@ private:
         std::atomic<const Node*> node{nullptr};
         std::atomic<Ticks> time{0};
         std::atomic<std::uint32_t> thread{0};
+        std::atomic<TeamRecord*> team{nullptr};
     };
     static constexpr std::size_t kSlots = 1024;
     const Slot* slot_for(std::uint64_t key) const;

@@ -81,6 +81,20 @@ struct PredecessorEntry {
     PredecessorEntry* next_free = nullptr;  // owner only
 };
 
+// The workers of one team instance report where and when their part ended,
+// so that the master can add their shutdown time (end -> join) at the join:
+// a worker sees no join event.  One record per fork node, reused by every
+// instance of the team; workers append, the master drains.
+struct TeamMember {
+    std::atomic<Node*> node{nullptr};
+    std::atomic<Ticks> end{0};
+};
+struct TeamRecord {
+    std::unique_ptr<TeamMember[]> members;
+    std::uint32_t capacity = 0;  // written by the master before the fork is published
+    std::atomic<std::uint32_t> reported{0};
+};
+
 struct Node {
     // Identity: fixed before publication.
     model::NodeKind kind = model::NodeKind::Root;
@@ -99,6 +113,8 @@ struct Node {
     // A parallel region was forked here; worker trees point at this node, so
     // it is never recycled.
     std::atomic<bool> fork_point{false};
+    // Fork nodes: the team's end reports (owned by the forking thread).
+    TeamRecord* team = nullptr;
     // Task roots: the largest number of instances of this construct that
     // were active at once on the owning thread (the seed's Table II).
     RelaxedCounter max_active_instances;

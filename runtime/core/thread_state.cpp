@@ -91,6 +91,7 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->merged_into.store(nullptr, std::memory_order_relaxed);
     node->fork_point.store(false, std::memory_order_relaxed);
     node->max_active_instances.set(0);
+    node->team = nullptr;
     node->metrics.reset();
     node->last_child = nullptr;
     node->last_predecessor = nullptr;
@@ -245,11 +246,22 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
     warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there; ignored", name, file, line));
 }
 
-void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key) {
+void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
-    frame.node->fork_point.store(true, std::memory_order_relaxed);
-    measurement_.forks().publish(key, ForkRecord{frame.node, now, id_});
+    Node* node = frame.node;
+    node->fork_point.store(true, std::memory_order_relaxed);
+    // The previous instance of this team was joined: its record is free.
+    constexpr std::uint32_t kDefaultTeam = 8;
+    const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
+    if (node->team == nullptr) node->team = teams_.emplace_back(std::make_unique<TeamRecord>()).get();
+    TeamRecord& team = *node->team;
+    if (team.capacity < wanted) {
+        team.members = std::make_unique<TeamMember[]>(wanted);
+        team.capacity = wanted;
+    }
+    team.reported.store(0, std::memory_order_relaxed);
+    measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
@@ -276,6 +288,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     const Ticks start = fork.node != nullptr && fork.time <= now ? fork.time : now;
     Frame& frame = push(context, NodeKind::Region, region, start, fork.node);
     frame.worker = true;
+    frame.team = fork.team;
     frame.node->metrics.startup.add(now - start);
     frame.phase_mark = now;
 }
@@ -288,8 +301,17 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
     }
     frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
     frame->phase_mark = now;
-    // A worker's part of the region ends here; it sees no join.
-    if (frame->worker) pop(*current_, now);
+    if (!frame->worker) return;
+    // A worker's part of the region ends here; it sees no join, so it tells
+    // the master, who adds the shutdown time at the join.
+    if (TeamRecord* team = frame->team) {
+        const std::uint32_t slot = team->reported.fetch_add(1, std::memory_order_acq_rel);
+        if (slot < team->capacity) {
+            team->members[slot].end.store(now, std::memory_order_relaxed);
+            team->members[slot].node.store(frame->node, std::memory_order_release);
+        }
+    }
+    pop(*current_, now);
 }
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
@@ -299,6 +321,18 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
         return;
     }
     frame->node->metrics.shutdown.add(elapsed(frame->phase_mark, now));
+    // Every worker ended before the join (the OpenMP runtime's join barrier).
+    // Their nodes' shutdown is written only here, by the forking thread.
+    if (TeamRecord* team = frame->node->team) {
+        const std::uint32_t reported = std::min(team->reported.load(std::memory_order_acquire), team->capacity);
+        for (std::uint32_t i = 0; i < reported; ++i) {
+            TeamMember& member = team->members[i];
+            if (Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel)) {
+                worker->metrics.shutdown.add(elapsed(member.end.load(std::memory_order_relaxed), now));
+            }
+        }
+        team->reported.store(0, std::memory_order_relaxed);
+    }
     if (frame->restores_implicit != nullptr) implicit_ = frame->restores_implicit;
     pop(*current_, now);
 }

@@ -44,6 +44,7 @@ struct Frame {
     Ticks suspended_at_enter;  // the context's suspended_total at entry
     Node* last_exited_child = nullptr;
     TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
+    TeamRecord* team = nullptr;                // worker frame: where to report its end
     bool fork_pending = false;  // forked here, team body not begun yet
     bool worker = false;        // this thread joined someone else's team here
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
@@ -95,8 +96,9 @@ public:
     // POMP2_USER_End_named: the innermost open user region with this name.
     void exit_named(std::string_view name, std::string_view file, int line, Ticks now);
 
-    // Parallel regions.  `key` identifies the forking thread (TeamPosition).
-    void fork(const RegionRecord& region, Ticks now, std::uint64_t key);
+    // Parallel regions.  `key` identifies the forking thread (TeamPosition);
+    // `team_size` is the number of threads requested (0: unknown).
+    void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0);
     void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
     void parallel_end(const RegionRecord& region, Ticks now);
     void join(const RegionRecord& region, Ticks now);
@@ -155,6 +157,7 @@ private:
         Ticks acquired;
     };
     std::vector<HeldLock> held_locks_;
+    std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
     std::atomic<int> team_level_{0};
     std::atomic<std::uint32_t> parent_thread_{0};

@@ -157,6 +157,8 @@ TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "
     // The worker's part starts at the fork.
     CHECK(thread_of(*par, 1)->inclusive_s == Approx(100 * kNs));
     CHECK(thread_of(*par, 1)->startup_s == Approx(20 * kNs));
+    CHECK(thread_of(*par, 1)->shutdown_s == Approx(5 * kNs));  // its end -> the master's join
+    CHECK(thread_of(*par, 0)->shutdown_s == Approx(5 * kNs));
     const auto* lp = find_child(p, par->id, NodeKind::Region, loop.info.id);
     REQUIRE(lp != nullptr);
     CHECK(lp->threads.size() == 2);
@@ -164,6 +166,7 @@ TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "
     REQUIRE(nested != nullptr);
     CHECK(nested->threads.size() == 2);  // the worker (master of the nested team) and its worker
     CHECK(thread_of(*nested, 2)->inclusive_s == Approx(10 * kNs));
+    CHECK(thread_of(*nested, 2)->shutdown_s == Approx(2 * kNs));
     CHECK(p.threads_info.at(2).parent_thread == 1);
     CHECK(p.threads_info.at(2).team_level == 2);
     // Nothing of a worker lands under the root.
