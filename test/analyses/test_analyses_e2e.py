@@ -17,9 +17,9 @@ import unittest
 PROGRAMS = None
 
 
-def run_profiled(program, args=(), env=None, threads=2):
-    """Runs a test program in a fresh OMPP_OUTDIR; returns (json, text, stderr)."""
-    outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
+def run_profiled(program, args=(), env=None, threads=2, outdir=None):
+    """Runs a test program in OMPP_OUTDIR (fresh unless given); returns (json, text, stderr)."""
+    outdir = outdir or tempfile.mkdtemp(prefix="ompp-analyses-")
     full_env = dict(os.environ)
     for key in list(full_env):
         if key.startswith("OMPP_"):
@@ -88,6 +88,18 @@ class ControlFlowVersions(unittest.TestCase):
     def test_version_b_repeats(self):
         self.check_version("B", lambda foo, bar: {("root", 0): 1, (foo, 0): 19},
                            lambda foo, bar: {(foo, 0): 1, (bar, 0): 19})
+
+    def test_graphviz_file_on_request(self):
+        outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
+        run_profiled("cfg_versions", ["A"], {"OMPP_CONTROLFLOW_DOT": "1"}, outdir=outdir)
+        (dot_file,) = glob.glob(os.path.join(outdir, "*.ompp.cfg.dot"))
+        with open(dot_file) as f:
+            dot = f.read()
+        self.assertRegex(dot, r'n\d+ -> n\d+ \[label="0\|19"\];')
+        self.assertRegex(dot, r'n\d+ -> n\d+ \[label="0\|20"\];')
+        svg = subprocess.run(["dot", "-Tsvg", dot_file], capture_output=True, text=True)
+        self.assertEqual(svg.returncode, 0, svg.stderr)
+        self.assertIn("<svg", svg.stdout)
 
     def test_threads_in_a_parallel_region_are_grouped(self):
         profile, report, _ = run_profiled("cfg_versions", ["A", "parallel"])
