@@ -1,8 +1,8 @@
 /* Workload for the snapshot-overhead benchmark: a parallel region (hand-
  * instrumented as OPARI2 would) running `iterations` rounds of a worksharing
- * loop over 64 distinct user regions plus a critical section, so the call
- * tree a snapshot has to read has a realistic few hundred nodes and the
- * threads generate ~10^6 events per second.  Prints its own elapsed seconds. */
+ * loop over 64 distinct user regions plus a critical section: ~70 call-tree
+ * nodes to read per snapshot while two threads generate events at a high
+ * rate.  Prints the elapsed seconds of the parallel part. */
 #define OMPP_INSTRUMENTED 1
 #include <omp.h>
 #include <pomp2/pomp2_lib.h>
