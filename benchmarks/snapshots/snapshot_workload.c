@@ -5,6 +5,7 @@
  * rate.  Prints the elapsed seconds of the parallel part. */
 #define OMPP_INSTRUMENTED 1
 #include <omp.h>
+#include "pomp2_by_hand.h"
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user.h>
 #include <stdio.h>
@@ -46,12 +47,7 @@ int main(int argc, char** argv) {
             for (int r = 0; r < 64; ++r) {
                 switch (r + 10 + 2 * (r / 8)) { /* 10-17, 20-27, ..., 80-87 */ REGIONS8(1) REGIONS8(2) REGIONS8(3) REGIONS8(4) REGIONS8(5) REGIONS8(6) REGIONS8(7) REGIONS8(8) default: break; }
             }
-            {
-                POMP2_Task_handle barrier_task;
-                POMP2_Implicit_barrier_enter(&loop_region, &barrier_task);
-#pragma omp barrier
-                POMP2_Implicit_barrier_exit(&loop_region, barrier_task);
-            }
+            implicit_barrier(&loop_region);
             POMP2_For_exit(&loop_region);
             if (it % 16 == 0) {
                 POMP2_Critical_enter(&critical_region, critical_ctc);
@@ -65,12 +61,7 @@ int main(int argc, char** argv) {
             }
         }
         total += sum;
-        {
-            POMP2_Task_handle barrier_task;
-            POMP2_Implicit_barrier_enter(&parallel_region, &barrier_task);
-#pragma omp barrier
-            POMP2_Implicit_barrier_exit(&parallel_region, barrier_task);
-        }
+        implicit_barrier(&parallel_region);
         POMP2_Parallel_end(&parallel_region);
     }
     POMP2_Parallel_join(&parallel_region, old_task);

@@ -99,7 +99,8 @@ TEST_CASE("frequent atomic needs more than 1000 executions per thread-second", "
     auto node = b.region_node(0, atomic, {metrics(0, 0.1, 1000), metrics(1, 0.1, 1000)});
     CHECK(property(analyses::find_properties(b.profile()), "FrequentAtomic") == nullptr);
     b.at(node).threads[0].visits = 1001;
-    const auto* p = property(analyses::find_properties(b.profile()), "FrequentAtomic");
+    auto props = analyses::find_properties(b.profile());
+    const auto* p = property(props, "FrequentAtomic");
     REQUIRE(p);
     CHECK(p->severity_pct == Approx(10.0));
 }
@@ -131,7 +132,8 @@ TEST_CASE("insufficient work in a parallel loop: work per thread below the fixed
         auto node = b.region_node(0, loop, {metrics(0, 0.03, 1000), metrics(1, 0.03, 1000)});
         // every thread waits at least 0.02 s in total: the barrier's own cost
         b.node(node, NodeKind::ImplicitBarrier, loop, {metrics(0, 0.02), metrics(1, 0.025)});
-        const auto* p = property(analyses::find_properties(b.profile()), "InsufficientWorkInParallelLoop");
+        auto props = analyses::find_properties(b.profile());
+        const auto* p = property(props, "InsufficientWorkInParallelLoop");
         REQUIRE(p);
         CHECK(p->severity_pct == Approx(100.0 * 0.04 / 2.0));
     }

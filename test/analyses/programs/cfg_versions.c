@@ -5,6 +5,7 @@
  * hand the way OPARI2 does it). */
 #define OMPP_INSTRUMENTED 1
 #include <omp.h>
+#include "pomp2_by_hand.h"
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user.h>
 #include <string.h>
@@ -46,12 +47,7 @@ int main(int argc, char** argv) {
         {
             POMP2_Parallel_begin(&parallel_region);
             run(version_b);
-            {
-                POMP2_Task_handle barrier_task;
-                POMP2_Implicit_barrier_enter(&parallel_region, &barrier_task);
-#pragma omp barrier
-                POMP2_Implicit_barrier_exit(&parallel_region, barrier_task);
-            }
+            implicit_barrier(&parallel_region);
             POMP2_Parallel_end(&parallel_region);
         }
         POMP2_Parallel_join(&parallel_region, old_task);

@@ -5,6 +5,7 @@
  *   critical: each thread holds it 100 ms -> one thread waits ~100 ms to enter
  * Sleeps, not spins, so the figures hold on a busy machine. */
 #include <omp.h>
+#include "pomp2_by_hand.h"
 #include <pomp2/pomp2_lib.h>
 #include <time.h>
 
@@ -28,12 +29,7 @@ int main(void) {
         POMP2_For_enter(&loop_region, loop_ctc);
 #pragma omp for schedule(static, 1) nowait
         for (int i = 0; i < 2; ++i) sleep_ms(i == 0 ? 300 : 50);
-        {
-            POMP2_Task_handle barrier_task;
-            POMP2_Implicit_barrier_enter(&loop_region, &barrier_task);
-#pragma omp barrier
-            POMP2_Implicit_barrier_exit(&loop_region, barrier_task);
-        }
+        implicit_barrier(&loop_region);
         POMP2_For_exit(&loop_region);
 
         POMP2_Critical_enter(&critical_region, critical_ctc);
@@ -44,12 +40,7 @@ int main(void) {
             POMP2_Critical_end(&critical_region);
         }
         POMP2_Critical_exit(&critical_region);
-        {
-            POMP2_Task_handle barrier_task;
-            POMP2_Implicit_barrier_enter(&parallel_region, &barrier_task);
-#pragma omp barrier
-            POMP2_Implicit_barrier_exit(&parallel_region, barrier_task);
-        }
+        implicit_barrier(&parallel_region);
         POMP2_Parallel_end(&parallel_region);
     }
     POMP2_Parallel_join(&parallel_region, old_task);
