@@ -6,6 +6,14 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
 #include "adapter/lifecycle.hpp"
 #include "event_stream.hpp"
 
@@ -153,4 +161,39 @@ TEST_CASE("POMP2: Off suspends measurement, On resumes it", "[adapter]") {
     const auto* node = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(user)->info.id);
     REQUIRE(node != nullptr);
     CHECK(thread_of(*node, 0)->visits == 1);
+}
+
+TEST_CASE("POMP2: finalising writes the reports once, later calls are no-ops", "[adapter]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("ompp-lifecycle-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::map<std::string, std::string> env{
+        {"OMPP_OUTDIR", dir.string()}, {"OMPP_APPNAME", "lifecycle"}, {"OMPP_QUIET", "1"}};
+    std::vector<std::string> diagnostics;
+    auto config = config::Config::load(diagnostics, [&](const char* name) -> const char* {
+        auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    });
+    REQUIRE(diagnostics.empty());
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), std::move(config));
+    static POMP2_USER_Region_handle user = nullptr;
+    const std::string ctc = "*regionType=userRegion*sscl=l.c:1:1*escl=l.c:3:3*userRegionName=l**";
+    POMP2_Begin(&user, CTC(ctc));
+    clock.at(5000);
+    POMP2_End(&user);
+    POMP2_Finalize();
+    CHECK(adapter::g_gate.load() == nullptr);
+    POMP2_Begin(&user, CTC(ctc));  // after finalisation: nothing happens
+    POMP2_End(&user);
+    POMP2_Finalize();
+    CHECK(fs::exists(dir / "lifecycle.1-0.ompp.txt"));
+    CHECK(fs::exists(dir / "lifecycle.1-0.ompp.json"));
+    CHECK_FALSE(fs::exists(dir / "lifecycle.1-1.ompp.txt"));
+    std::ifstream json_file(dir / "lifecycle.1-0.ompp.json");
+    const auto json = nlohmann::json::parse(json_file);
+    CHECK(json["application"] == "lifecycle");
+    CHECK(json["wall_time_s"].get<double>() == Approx(4000e-9));
+    fs::remove_all(dir);
 }
