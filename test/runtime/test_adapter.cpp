@@ -197,3 +197,36 @@ TEST_CASE("POMP2: finalising writes the reports once, later calls are no-ops", "
     CHECK(json["wall_time_s"].get<double>() == Approx(4000e-9));
     fs::remove_all(dir);
 }
+
+TEST_CASE("POMP2: sections with OPARI2's shared handle give sectT and sectC", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle sections = nullptr;
+    const std::string ctc = "*regionType=sections*sscl=s.c:4:4*escl=s.c:12:12*numSections=2**";
+    clock.at(100);
+    POMP2_Sections_enter(&sections, CTC(ctc));
+    for (int i = 0; i < 2; ++i) {
+        clock.at(110 + 20 * i);
+        POMP2_Section_begin(&sections, CTC(ctc));
+        clock.at(120 + 20 * i);
+        POMP2_Section_end(&sections);
+    }
+    POMP2_Task_handle old_task;
+    clock.at(150);
+    POMP2_Implicit_barrier_enter(&sections, &old_task);
+    clock.at(170);
+    POMP2_Implicit_barrier_exit(&sections, old_task);
+    POMP2_Sections_exit(&sections);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* region = static_cast<const core::RegionRecord*>(sections);
+    const auto* node = find_child(p, 0, NodeKind::Region, region->info.id);
+    REQUIRE(node != nullptr);
+    const auto& m = *thread_of(*node, 0);
+    CHECK(m.visits == 1);
+    CHECK(m.body_count == 2);
+    CHECK(m.body_s == Approx(20e-9));
+    CHECK(m.inclusive_s == Approx(70e-9));
+    const auto* barrier = find_child(p, node->id, NodeKind::ImplicitBarrier, region->info.id);
+    REQUIRE(barrier != nullptr);
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(20e-9));
+}
