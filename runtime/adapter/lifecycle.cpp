@@ -172,6 +172,9 @@ void finalise() {
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
+        if (core::ThreadState* self = g_measurement->this_thread_if_seen()) {
+            self->close_open_regions(g_measurement->now());
+        }
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);
         writers::ReportRequest request;

@@ -283,17 +283,15 @@ OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle ol
 }
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
-OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
-                                             POMP2_Task_handle* old_task, int, const char ctc[]) {
-    create_task(h, new_task, old_task, ctc);
-}
-OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    exit_scheduling_point(h, old_task, K::Task);
-}
-OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    task_begin(h, task, K::Task);
-}
-OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+// Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
+// default): the same functions under the untied names.
+OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,
+                                             const char[]) __attribute__((alias("POMP2_Task_create_begin")));
+OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_handle)
+    __attribute__((alias("POMP2_Task_create_end")));
+OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
+    __attribute__((alias("POMP2_Task_begin")));
+OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     enter_scheduling_point(h, old_task, ctc, K::Taskwait);
 }

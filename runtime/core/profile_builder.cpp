@@ -125,7 +125,6 @@ private:
         const std::uint64_t inclusive = m.inclusive.get();
         std::uint64_t children = 0;
         std::uint64_t tasks = 0;
-        model::ThreadMetrics sums;
         std::array<std::uint64_t, model::kMaxCounters> children_counters{};
         for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
             if (child->fork_origin != nullptr) continue;

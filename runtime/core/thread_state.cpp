@@ -356,6 +356,12 @@ void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks 
     // Acquired while measurement was off: nothing to attribute.
 }
 
+void ThreadState::close_open_regions(Ticks now) {
+    // Inside an explicit task the implicit task's frames are not ours to end.
+    if (current_ != implicit_) return;
+    while (!current_->frames.empty()) pop(*current_, now);
+}
+
 TaskHandle ThreadState::new_task_handle() {
     // Unique per process without synchronisation: thread id in the high bits.
     return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);

@@ -117,6 +117,11 @@ public:
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
 
+    // Program end on this thread (exit() inside regions): its open regions
+    // count up to now.  Regions open on other threads cannot be closed from
+    // here and are left out.
+    void close_open_regions(Ticks now);
+
     // Read side (any thread).
     const Node& root() const { return *root_; }
     int team_level() const { return team_level_.load(std::memory_order_relaxed); }

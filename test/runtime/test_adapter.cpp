@@ -6,6 +6,14 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
 #include "adapter/lifecycle.hpp"
 #include "event_stream.hpp"
 
@@ -153,4 +161,72 @@ TEST_CASE("POMP2: Off suspends measurement, On resumes it", "[adapter]") {
     const auto* node = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(user)->info.id);
     REQUIRE(node != nullptr);
     CHECK(thread_of(*node, 0)->visits == 1);
+}
+
+TEST_CASE("POMP2: finalising writes the reports once, later calls are no-ops", "[adapter]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("ompp-lifecycle-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::map<std::string, std::string> env{
+        {"OMPP_OUTDIR", dir.string()}, {"OMPP_APPNAME", "lifecycle"}, {"OMPP_QUIET", "1"}};
+    std::vector<std::string> diagnostics;
+    auto config = config::Config::load(diagnostics, [&](const char* name) -> const char* {
+        auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+    });
+    REQUIRE(diagnostics.empty());
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), std::move(config));
+    static POMP2_USER_Region_handle user = nullptr;
+    const std::string ctc = "*regionType=userRegion*sscl=l.c:1:1*escl=l.c:3:3*userRegionName=l**";
+    POMP2_Begin(&user, CTC(ctc));
+    clock.at(5000);
+    POMP2_End(&user);
+    POMP2_Finalize();
+    CHECK(adapter::g_gate.load() == nullptr);
+    POMP2_Begin(&user, CTC(ctc));  // after finalisation: nothing happens
+    POMP2_End(&user);
+    POMP2_Finalize();
+    CHECK(fs::exists(dir / "lifecycle.1-0.ompp.txt"));
+    CHECK(fs::exists(dir / "lifecycle.1-0.ompp.json"));
+    CHECK_FALSE(fs::exists(dir / "lifecycle.1-1.ompp.txt"));
+    std::ifstream json_file(dir / "lifecycle.1-0.ompp.json");
+    const auto json = nlohmann::json::parse(json_file);
+    CHECK(json["application"] == "lifecycle");
+    CHECK(json["wall_time_s"].get<double>() == Approx(4000e-9));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("POMP2: sections with OPARI2's shared handle give sectT and sectC", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle sections = nullptr;
+    const std::string ctc = "*regionType=sections*sscl=s.c:4:4*escl=s.c:12:12*numSections=2**";
+    clock.at(100);
+    POMP2_Sections_enter(&sections, CTC(ctc));
+    for (int i = 0; i < 2; ++i) {
+        clock.at(110 + 20 * i);
+        POMP2_Section_begin(&sections, CTC(ctc));
+        clock.at(120 + 20 * i);
+        POMP2_Section_end(&sections);
+    }
+    POMP2_Task_handle old_task;
+    clock.at(150);
+    POMP2_Implicit_barrier_enter(&sections, &old_task);
+    clock.at(170);
+    POMP2_Implicit_barrier_exit(&sections, old_task);
+    POMP2_Sections_exit(&sections);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* region = static_cast<const core::RegionRecord*>(sections);
+    const auto* node = find_child(p, 0, NodeKind::Region, region->info.id);
+    REQUIRE(node != nullptr);
+    const auto& m = *thread_of(*node, 0);
+    CHECK(m.visits == 1);
+    CHECK(m.body_count == 2);
+    CHECK(m.body_s == Approx(20e-9));
+    CHECK(m.inclusive_s == Approx(70e-9));
+    const auto* barrier = find_child(p, node->id, NodeKind::ImplicitBarrier, region->info.id);
+    REQUIRE(barrier != nullptr);
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(20e-9));
 }

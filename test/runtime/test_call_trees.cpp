@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <thread>
+#include <vector>
 
 #include "event_stream.hpp"
 
@@ -228,4 +229,21 @@ TEST_CASE("memory grows with call paths, not with events", "[core]") {
     const auto nodes_after_warmup = t.live_nodes();
     run(100000);
     CHECK(t.live_nodes() == nodes_after_warmup);
+}
+
+TEST_CASE("threads registering the same handle at once get one region", "[core][threads]") {
+    static void* handle = nullptr;
+    const std::string body = "*regionType=critical*sscl=race.c:7:7*escl=race.c:9:9*criticalName=r**";
+    const std::string ctc = std::to_string(body.size()) + body;
+    std::vector<const core::RegionRecord*> seen(4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        threads.emplace_back([&, i] {
+            seen[i] = &core::RegionRegistry::resolve(&handle, ctc.c_str(), model::RegionKind::UserRegion);
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto* record : seen) CHECK(record == seen[0]);
+    CHECK(seen[0]->info.name == "r");
+    CHECK(__atomic_load_n(&handle, __ATOMIC_ACQUIRE) == seen[0]);
 }

@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
         regions(false, true);
     } else if (std::strcmp(scenario, "exit-worker") == 0) {
         regions(true, false);
-    } else if (std::strcmp(scenario, "sigterm") == 0) {
+    } else if (std::strcmp(scenario, "sigterm") == 0 || std::strcmp(scenario, "sigint") == 0) {
         regions(false, false);
-        std::raise(SIGTERM);
+        std::raise(scenario[3] == 't' ? SIGTERM : SIGINT);
     } else if (std::strcmp(scenario, "unbalanced") == 0) {
         POMP2_End(&r_user);
     } else if (std::strcmp(scenario, "locks") == 0) {

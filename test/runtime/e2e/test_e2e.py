@@ -144,13 +144,19 @@ class ProgramTest(unittest.TestCase):
         result, outdir = self.launch("exit-worker")
         self.assertEqual(result.returncode, 3, result.stderr)
         profile, _ = self.profile_in(outdir)
-        self.assertTrue(region_ids(profile, "PARALLEL"))
+        self.check_invariants(profile)
+        [par] = region_ids(profile, "PARALLEL")
+        # The exiting thread's open regions count up to the exit.
+        [par_node] = [n for n in profile["nodes"] if n["region"] == par and n["kind"] == "region"]
+        self.assertEqual(len([m for m in par_node["threads"] if m["visits"] == 1]), 1, par_node["threads"])
 
-    def test_sigterm_writes_the_profile_and_dies_of_the_signal(self):
-        result, outdir = self.launch("sigterm")
-        self.assertEqual(result.returncode, -signal.SIGTERM, result.stderr)
-        profile, _ = self.profile_in(outdir)
-        self.assertTrue(region_ids(profile, "LOOP"))
+    def test_sigterm_and_sigint_write_the_profile_and_die_of_the_signal(self):
+        for scenario, number in (("sigterm", signal.SIGTERM), ("sigint", signal.SIGINT)):
+            with self.subTest(scenario):
+                result, outdir = self.launch(scenario)
+                self.assertEqual(result.returncode, -number, result.stderr)
+                profile, _ = self.profile_in(outdir)
+                self.assertTrue(region_ids(profile, "LOOP"))
 
     def test_unbalanced_end_is_a_warning_with_location(self):
         result, outdir = self.launch("unbalanced")
