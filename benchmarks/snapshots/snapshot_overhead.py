@@ -35,8 +35,8 @@ def run_once(workload, iterations, env):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
-    parser.add_argument("--reps", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--iterations", type=int, default=8000)
     parser.add_argument("--interval", default="0.1")
     args = parser.parse_args()
     workload = os.path.join(args.build, "bin", "ompp_snapshot_workload")
@@ -45,7 +45,9 @@ def main():
 
     outdir = tempfile.mkdtemp(prefix="ompp-snapshot-bench-")
     base = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
-    base.update({"OMPP_OUTDIR": outdir, "OMPP_QUIET": "1", "OMP_NUM_THREADS": base.get("OMP_NUM_THREADS", "2")})
+    # passive waiting: CPU time then counts work, not libgomp spinning at barriers
+    base.update({"OMPP_OUTDIR": outdir, "OMPP_QUIET": "1", "OMP_NUM_THREADS": base.get("OMP_NUM_THREADS", "2"),
+                 "OMP_WAIT_POLICY": base.get("OMP_WAIT_POLICY", "passive")})
     with_snapshots = dict(base, OMPP_SNAPSHOT_INTERVAL=args.interval)
 
     off, on = [], []
