@@ -126,13 +126,15 @@ class ImbalanceAndContention(unittest.TestCase):
         parallel = region_id(p, "PARALLEL")
         (record,) = [r for r in p["overheads"]["regions"] if r["region"] == parallel]
         # 250 ms at the loop's barrier + 100 ms at the region's end, where the
-        # thread that left the critical section first waits for the other
-        self.assertAlmostEqual(record["imbalance_s"], 0.35, delta=0.1)
-        self.assertAlmostEqual(record["synchronization_s"], 0.10, delta=0.06)
+        # thread that left the critical section first waits for the other.
+        # Sleeps only ever overrun, so the upper bounds are the generous ones.
+        self.assertTrue(0.25 <= record["imbalance_s"] <= 0.55, record)
+        self.assertTrue(0.07 <= record["synchronization_s"] <= 0.25, record)
         self.assertLess(record["limited_parallelism_s"], 0.01)
-        self.assertLess(record["thread_management_s"], 0.05)
+        # thread creation at the first fork: not designed into the program
+        self.assertLess(record["thread_management_s"], 0.3)
         self.assertAlmostEqual(p["overheads"]["program"]["total_s"], p["wall_time_s"] * p["threads"], places=6)
-        self.assertAlmostEqual(record["total_s"], 2 * 0.5, delta=0.25)
+        self.assertTrue(2 * 0.45 <= record["total_s"] <= 2 * 0.8, record)  # 2 threads x ~0.5 s
 
     def test_properties(self):
         p = self.profile
@@ -141,14 +143,14 @@ class ImbalanceAndContention(unittest.TestCase):
         by_name = {(q["name"], q["region"]): q for q in p["properties"]}
         basis = p["wall_time_s"] * p["threads"]
         imbalance = by_name[("ImbalanceInParallelLoop", loop)]
-        self.assertAlmostEqual(imbalance["severity_pct"], 100 * 0.25 / basis, delta=100 * 0.1 / basis)
+        self.assertTrue(100 * 0.2 / basis <= imbalance["severity_pct"] <= 100 * 0.4 / basis, imbalance)
         contention = by_name[("CriticalSectionContention", critical)]
-        self.assertAlmostEqual(contention["severity_pct"], 100 * 0.10 / basis, delta=100 * 0.06 / basis)
+        self.assertTrue(100 * 0.07 / basis <= contention["severity_pct"] <= 100 * 0.25 / basis, contention)
         severities = [q["severity_pct"] for q in p["properties"]]
         self.assertEqual(severities, sorted(severities, reverse=True))
         self.assertEqual(p["properties"][0]["name"], "ImbalanceInParallelLoop")
         region_imbalance = by_name[("ImbalanceInParallelRegion", region_id(p, "PARALLEL"))]
-        self.assertAlmostEqual(region_imbalance["severity_pct"], 100 * 0.10 / basis, delta=100 * 0.06 / basis)
+        self.assertTrue(100 * 0.07 / basis <= region_imbalance["severity_pct"] <= 100 * 0.25 / basis, region_imbalance)
 
     def test_report_sections(self):
         self.assertIn("ompP Overhead Analysis Report", self.report)
