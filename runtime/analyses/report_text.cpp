@@ -13,7 +13,7 @@ void append_section_header(std::string& out, std::string_view title) {
     const std::string rule(kWidth, '-');
     std::string middle = fmt::format("----     {}     ", title);
     if (middle.size() < kWidth) middle.append(kWidth - middle.size(), '-');
-    fmt::format_to(std::back_inserter(out), "{}\n{}\n{}\n", rule, middle, rule);
+    fmt::format_to(std::back_inserter(out), "{}\n{}\n{}\n\n", rule, middle, rule);
 }
 
 std::string region_number(std::uint32_t region) { return fmt::format("R{:05}", region); }

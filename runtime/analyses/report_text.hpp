@@ -9,7 +9,8 @@
 
 namespace ompp::analyses {
 
-// ompP's banner: a 70-dash line, "----     <Title>     ----...", a 70-dash line.
+// ompP's section banner, shared by every section of the text report: a
+// 70-dash line, "----     <Title>     ----...", a 70-dash line, a blank line.
 void append_section_header(std::string& out, std::string_view title);
 
 // "R00004" - ompP's region number.

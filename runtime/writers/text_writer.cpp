@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analyses/analyses_step.hpp"
+#include "analyses/report_text.hpp"
 #include "model/names.hpp"
 
 namespace ompp::writers {
@@ -16,12 +17,7 @@ namespace {
 using model::NodeKind;
 using model::RegionKind;
 
-void section(std::string& out, std::string_view title) {
-    const std::string dashes(70, '-');
-    std::string middle = fmt::format("----     {}     ", title);
-    if (middle.size() < 70) middle += std::string(70 - middle.size(), '-');
-    fmt::format_to(std::back_inserter(out), "{}\n{}\n{}\n\n", dashes, middle, dashes);
-}
+void section(std::string& out, std::string_view title) { analyses::append_section_header(out, title); }
 
 // Per-thread values of one construct (ompP's columns), summed over the
 // call-graph nodes they come from.
