@@ -94,12 +94,23 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->team = nullptr;
     node->metrics.reset();
     node->last_child = nullptr;
+    node->last_entered_child = nullptr;
     node->last_predecessor = nullptr;
     node->active_instances = 0;
     return node;
 }
 
-Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+    Node* cached = parent->last_entered_child;
+    if (cached != nullptr && cached->region == region && cached->kind == kind && cached->fork_origin == fork_origin)
+        [[likely]] {
+        return cached;
+    }
+    return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
+}
+
+__attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
+                                                               const Node* fork_origin) {
     for (Node* child = parent->first_child.load(std::memory_order_relaxed); child != nullptr;
          child = child->next_sibling.load(std::memory_order_relaxed)) {
         if (child->region == region && child->kind == kind && child->fork_origin == fork_origin) return child;
@@ -114,32 +125,31 @@ Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* reg
     return child;
 }
 
-void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
+inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
     PredecessorEntry* entry = node->last_predecessor;
-    if (entry == nullptr || entry->predecessor != predecessor) {
-        entry = nullptr;
-        PredecessorEntry* tail = nullptr;
-        for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;
-             e = e->next.load(std::memory_order_relaxed)) {
-            if (e->predecessor == predecessor) {
-                entry = e;
-                break;
-            }
-            tail = e;
-        }
-        if (entry == nullptr) {
-            entry = predecessors_.allocate();
-            entry->predecessor = predecessor;
-            entry->count.set(0);
-            entry->next.store(nullptr, std::memory_order_relaxed);
-            (tail != nullptr ? tail->next : node->first_predecessor).store(entry, std::memory_order_release);
-        }
-        node->last_predecessor = entry;
+    if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
+        entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
     }
     entry->count.add(count);
 }
 
-Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
+__attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor(Node* node,
+                                                                                 const Node* predecessor) {
+    PredecessorEntry* tail = nullptr;
+    for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;
+         e = e->next.load(std::memory_order_relaxed)) {
+        if (e->predecessor == predecessor) return e;
+        tail = e;
+    }
+    PredecessorEntry* entry = predecessors_.allocate();
+    entry->predecessor = predecessor;
+    entry->count.set(0);
+    entry->next.store(nullptr, std::memory_order_relaxed);
+    (tail != nullptr ? tail->next : node->first_predecessor).store(entry, std::memory_order_release);
+    return entry;
+}
+
+[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
                          const Node* fork_origin) {
     Node* parent = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
@@ -154,7 +164,7 @@ Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord
     return frame;
 }
 
-void ThreadState::pop(TaskContext& context, Ticks now) {
+[[gnu::always_inline]] inline void ThreadState::pop(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
@@ -175,14 +185,19 @@ void ThreadState::pop(TaskContext& context, Ticks now) {
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
 }
 
-Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
+inline Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
+    if (!context.frames.empty()) [[likely]] {
+        Frame& top = context.frames.back();
+        if (top.node->region == &region && top.node->kind == kind) [[likely]] return &top;
+    }
+    return open_frame_below_top(context, kind, region, now);
+}
+
+__attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& context, NodeKind kind,
+                                                                   const RegionRecord& region, Ticks now) {
     auto& frames = context.frames;
-    const auto matches = [&](const Frame& frame) {
-        return frame.node->region == &region && frame.node->kind == kind;
-    };
-    if (!frames.empty() && matches(frames.back())) [[likely]] return &frames.back();
     for (std::size_t i = frames.size(); i-- > 0;) {
-        if (!matches(frames[i])) continue;
+        if (frames[i].node->region != &region || frames[i].node->kind != kind) continue;
         // Regions left open inside the one that ends now: cancellation, or
         // an instrumented exit path that skipped their end events.
         while (frames.size() > i + 1) {

@@ -133,12 +133,16 @@ public:
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
+    // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
+    Node* find_or_add_child(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     void count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
+    PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
+    Frame* open_frame_below_top(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     void switch_to(TaskContext& target, Ticks now);
     void merge(const Node& from, Node& into);
     void release_tree(Node* node);
