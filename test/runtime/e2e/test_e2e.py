@@ -158,6 +158,13 @@ class ProgramTest(unittest.TestCase):
                 profile, _ = self.profile_in(outdir)
                 self.assertTrue(region_ids(profile, "LOOP"))
 
+    def test_sigterm_while_every_thread_is_busy_in_a_parallel_region(self):
+        result, outdir = self.launch("sigterm-busy")
+        self.assertEqual(result.returncode, -signal.SIGTERM, result.stderr)
+        profile, text = self.profile_in(outdir)
+        self.assertIn("ompP General Information", text)
+        self.assertTrue(region_ids(profile, "PARALLEL"))
+
     def test_unbalanced_end_is_a_warning_with_location(self):
         result, outdir = self.launch("unbalanced")
         self.assertEqual(result.returncode, 0, result.stderr)
