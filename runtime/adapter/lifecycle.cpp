@@ -227,9 +227,12 @@ void finalise() {
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
-        if (core::ThreadState* self = g_measurement->this_thread_if_seen()) {
-            self->close_open_regions(g_measurement->now());
-        }
+        // Regions still open on any thread count up to now.  Events in
+        // flight when the gate closed take well under a microsecond.
+        const core::Ticks end = g_measurement->now();
+        timespec settle{0, 1'000'000};
+        ::nanosleep(&settle, nullptr);
+        g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);
         writers::ReportRequest request;

@@ -371,12 +371,6 @@ void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks 
     // Acquired while measurement was off: nothing to attribute.
 }
 
-void ThreadState::close_open_regions(Ticks now) {
-    // Inside an explicit task the implicit task's frames are not ours to end.
-    if (current_ != implicit_) return;
-    while (!current_->frames.empty()) pop(*current_, now);
-}
-
 TaskHandle ThreadState::new_task_handle() {
     // Unique per process without synchronisation: thread id in the high bits.
     return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);
@@ -454,19 +448,46 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
         return;
     }
-    while (instance->frames.size() > 1) {
-        const Node* left_open = instance->frames.back().node;
-        warn(left_open->region, fmt::format("{}: left open at the end of task {}", describe(left_open->region),
-                                            describe(instance->region)));
-        pop(*instance, now);
-    }
+    close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
     if (!instance->frames.empty()) pop(*instance, now);
     switch_to(*implicit_, now);
+    retire(instance);
+}
+
+void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why) {
+    while (context.frames.size() > keep) {
+        const Node* left_open = context.frames.back().node;
+        if (left_open->kind != NodeKind::TaskRoot && left_open->kind != NodeKind::TaskStub) {
+            warn(left_open->region, fmt::format("{}: {}", describe(left_open->region), why));
+        }
+        pop(context, now);
+    }
+}
+
+void ThreadState::retire(TaskContext* instance) {
     merge(*instance->root, *instance->task_root);
     release_tree(instance->root);
     --instance->task_root->active_instances;
     active_.erase(std::find(active_.begin(), active_.end(), instance));
     contexts_.release(instance);
+}
+
+void ThreadState::close_open_regions(Ticks now) {
+    constexpr std::string_view kWhy = "still open at program end; closed then";
+    // Task instances begun and not ended (running or suspended) end now:
+    // their time up to now counts, suspension excluded as usual.
+    while (!active_.empty()) {
+        TaskContext* instance = active_.back();
+        if (instance->suspended) {
+            instance->suspended_total += elapsed(instance->suspended_since, now);
+            instance->suspended = false;
+        }
+        close_frames(*instance, 0, now, kWhy);
+        retire(instance);
+    }
+    current_ = implicit_ = &implicit_main_;
+    close_frames(implicit_main_, 0, now, kWhy);
+    held_locks_.clear();
 }
 
 void ThreadState::merge(const Node& from, Node& into) {

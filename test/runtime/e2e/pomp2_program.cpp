@@ -5,6 +5,7 @@
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -164,8 +165,10 @@ static void regions(bool exit_from_worker, bool nested) {
 #pragma omp parallel firstprivate(pomp2_old_task) if (pomp2_if) num_threads(pomp2_num_threads)
     {
         POMP2_Parallel_begin(&r_par);
+        static std::atomic<int> begun{0};
+        ++begun;
         if (omp_get_thread_num() == 0) {
-            work(1000000);
+            while (begun.load() < omp_get_num_threads()) work(1000);
             ::kill(::getpid(), SIGTERM);
         }
         for (;;) work(1000);
