@@ -14,21 +14,14 @@
 #include <string>
 
 #include "adapter/lifecycle.hpp"
+#include "hotpath_scenarios.hpp"
 
 namespace {
 
 using ompp::adapter::restart_for_testing;
+using namespace ompp::bench;
 
 void fresh_measurement() { restart_for_testing(ompp::core::Clock::calibrated(), ompp::config::Config::defaults()); }
-
-std::string ctc(const std::string& body) { return std::to_string(body.size()) + body; }
-
-const std::string kUser = ctc("*regionType=userRegion*sscl=b.c:1:1*escl=b.c:9:9*userRegionName=hot**");
-const std::string kInner = ctc("*regionType=userRegion*sscl=b.c:2:2*escl=b.c:3:3*userRegionName=inner**");
-const std::string kAtomic = ctc("*regionType=atomic*sscl=b.c:4:4*escl=b.c:4:4**");
-const std::string kCritical = ctc("*regionType=critical*sscl=b.c:5:5*escl=b.c:7:7**");
-const std::string kFor = ctc("*regionType=for*sscl=b.c:10:10*escl=b.c:12:12**");
-const std::string kTask = ctc("*regionType=task*sscl=b.c:13:13*escl=b.c:14:14**");
 
 long rss_kib() {
     std::ifstream status("/proc/self/status");
@@ -54,12 +47,8 @@ BENCHMARK(BM_ClockRead);
 void BM_UserRegionEnterExitPair(benchmark::State& state) {
     fresh_measurement();
     static POMP2_USER_Region_handle handle = nullptr;
-    POMP2_Begin(&handle, kUser.c_str());
-    POMP2_End(&handle);
-    for (auto _ : state) {
-        POMP2_Begin(&handle, kUser.c_str());
-        POMP2_End(&handle);
-    }
+    user_region_pair(handle);
+    for (auto _ : state) user_region_pair(handle);
 }
 BENCHMARK(BM_UserRegionEnterExitPair);
 
@@ -83,35 +72,21 @@ BENCHMARK(BM_NestedUserRegionPair);
 void BM_AtomicInstance(benchmark::State& state) {
     fresh_measurement();
     static POMP2_Region_handle handle = nullptr;
-    for (auto _ : state) {
-        POMP2_Atomic_enter(&handle, kAtomic.c_str());
-        POMP2_Atomic_exit(&handle);
-    }
+    for (auto _ : state) atomic_instance(handle);
 }
 BENCHMARK(BM_AtomicInstance);
 
 void BM_CriticalInstance(benchmark::State& state) {
     fresh_measurement();
     static POMP2_Region_handle handle = nullptr;
-    for (auto _ : state) {
-        POMP2_Critical_enter(&handle, kCritical.c_str());
-        POMP2_Critical_begin(&handle);
-        POMP2_Critical_end(&handle);
-        POMP2_Critical_exit(&handle);
-    }
+    for (auto _ : state) critical_instance(handle);
 }
 BENCHMARK(BM_CriticalInstance);
 
 void BM_LoopWithImplicitBarrierInstance(benchmark::State& state) {
     fresh_measurement();
     static POMP2_Region_handle handle = nullptr;
-    for (auto _ : state) {
-        POMP2_For_enter(&handle, kFor.c_str());
-        POMP2_Task_handle old_task;
-        POMP2_Implicit_barrier_enter(&handle, &old_task);
-        POMP2_Implicit_barrier_exit(&handle, old_task);
-        POMP2_For_exit(&handle);
-    }
+    for (auto _ : state) loop_with_implicit_barrier_instance(handle);
 }
 BENCHMARK(BM_LoopWithImplicitBarrierInstance);
 
@@ -124,13 +99,7 @@ void BM_TaskCreateBeginEnd(benchmark::State& state) {
     POMP2_For_enter(&loop, kFor.c_str());
     POMP2_Task_handle old_barrier;
     POMP2_Implicit_barrier_enter(&loop, &old_barrier);
-    for (auto _ : state) {
-        POMP2_Task_handle old_task, new_task;
-        POMP2_Task_create_begin(&task, &new_task, &old_task, 1, kTask.c_str());
-        POMP2_Task_create_end(&task, old_task);
-        POMP2_Task_begin(&task, new_task);
-        POMP2_Task_end(&task);
-    }
+    for (auto _ : state) task_create_begin_end(task);
     POMP2_Implicit_barrier_exit(&loop, old_barrier);
     POMP2_For_exit(&loop);
 }
@@ -145,13 +114,8 @@ void BM_MemoryAfterEvents(benchmark::State& state) {
     const auto events = state.range(0);
     for (auto _ : state) {
         for (std::int64_t i = 0; i < events / 6; ++i) {
-            POMP2_Begin(&user, kUser.c_str());
-            POMP2_End(&user);
-            POMP2_Task_handle old_task, new_task;
-            POMP2_Task_create_begin(&task, &new_task, &old_task, 1, kTask.c_str());
-            POMP2_Task_create_end(&task, old_task);
-            POMP2_Task_begin(&task, new_task);
-            POMP2_Task_end(&task);
+            user_region_pair(user);
+            task_create_begin_end(task);
         }
     }
     auto& thread = ompp::adapter::g_gate.load()->this_thread();

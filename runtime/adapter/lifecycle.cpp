@@ -1,12 +1,15 @@
 #include "adapter/lifecycle.hpp"
 
 #include <climits>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
 #include <string>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -88,16 +91,68 @@ void open_gate() {
     g_gate.store(g_switched_on.load() ? g_measurement : nullptr, std::memory_order_release);
 }
 
+// SIGINT/SIGTERM: the handler may only do async-signal-safe things, and
+// writing the profile (allocation, stdio, locks) is not.  A writer thread,
+// started with the handlers and blocking both signals, waits on a pipe; the
+// handler writes a byte, waits a bounded time for the profile, then dies of
+// the signal it got (SA_RESETHAND restored the default action), so the exit
+// status is the signal's.  A second signal while waiting kills at once.
+int g_writer_pipe[2] = {-1, -1};  // read end: the writer thread; write end: the handler
+pid_t g_writer_process = 0;        // a fork()ed child has no writer thread: it just dies
+constexpr int kSignalWaitSteps = 1000;
+constexpr long kSignalWaitStepNs = 10'000'000;  // 1000 x 10 ms: at most 10 s
+
 void on_fatal_signal(int signal_number) {
-    finalise();
-    // SA_RESETHAND restored the default action: die of the same signal.
-    std::raise(signal_number);
+    const int saved_errno = errno;
+    const char byte = 1;
+    if (::getpid() == g_writer_process && ::write(g_writer_pipe[1], &byte, 1) == 1) {
+        for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
+            timespec pause{0, kSignalWaitStepNs};
+            ::nanosleep(&pause, nullptr);
+        }
+    }
+    errno = saved_errno;
+    ::raise(signal_number);
+}
+
+void* profile_writer(void*) {
+    char byte = 0;
+    ssize_t n = 0;
+    do {
+        n = ::read(g_writer_pipe[0], &byte, 1);
+    } while (n < 0 && errno == EINTR);
+    if (n == 1) finalise();
+    return nullptr;
+}
+
+bool start_profile_writer() {
+    if (::pipe2(g_writer_pipe, O_CLOEXEC) != 0) return false;
+    // The thread inherits this mask: the handler never runs on it.
+    sigset_t blocked, previous;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGINT);
+    sigaddset(&blocked, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    pthread_t thread;
+    const int started = pthread_create(&thread, nullptr, profile_writer, nullptr);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (started != 0) {
+        ::close(g_writer_pipe[0]);
+        ::close(g_writer_pipe[1]);
+        g_writer_pipe[0] = g_writer_pipe[1] = -1;
+        return false;
+    }
+    pthread_detach(thread);
+    g_writer_process = ::getpid();
+    return true;
 }
 
 void install_signal_handlers() {
+    bool writer_started = false;
     for (int signal_number : {SIGINT, SIGTERM}) {
         struct sigaction current {};
         if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+        if (!writer_started && !(writer_started = start_profile_writer())) return;
         struct sigaction handler {};
         handler.sa_handler = on_fatal_signal;
         handler.sa_flags = SA_RESETHAND;
@@ -172,9 +227,12 @@ void finalise() {
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
-        if (core::ThreadState* self = g_measurement->this_thread_if_seen()) {
-            self->close_open_regions(g_measurement->now());
-        }
+        // Regions still open on any thread count up to now.  Events in
+        // flight when the gate closed take well under a microsecond.
+        const core::Ticks end = g_measurement->now();
+        timespec settle{0, 1'000'000};
+        ::nanosleep(&settle, nullptr);
+        g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);
         writers::ReportRequest request;

@@ -26,14 +26,18 @@ public:
     // A clock that reads `*ticks`; tests own the variable and advance it.
     static Clock manual(const std::atomic<Ticks>* ticks);
 
+    // Plain rdtsc, neither rdtscp nor lfence: a duration is the difference
+    // of two reads on one thread, each taken between POMP2 calls that are
+    // themselves not ordered against the measured code, so the few cycles
+    // of out-of-order skew a fence would remove are below the resolution
+    // that matters and would cost ~2x per read.  Thread migration is safe
+    // with an invariant TSC (synchronised across cores).
     Ticks now() const {
-        switch (source_) {
 #if defined(__x86_64__) || defined(__i386__)
-        case ClockSource::Tsc: return __rdtsc();
+        if (source_ == ClockSource::Tsc) [[likely]] return __rdtsc();
 #endif
-        case ClockSource::Manual: return manual_->load(std::memory_order_relaxed);
-        default: return monotonic_ns();
-        }
+        if (source_ == ClockSource::Manual) return manual_->load(std::memory_order_relaxed);
+        return monotonic_ns();
     }
 
     ClockSource source() const { return source_; }

@@ -90,6 +90,11 @@ void Measurement::note_team_size(std::uint32_t size) {
     }
 }
 
+void Measurement::close_open_regions(Ticks now) {
+    std::lock_guard lock(threads_mutex_);
+    for (const auto& thread : threads_) thread->close_open_regions(now);
+}
+
 void Measurement::for_each_thread(const std::function<void(const ThreadState&)>& visit) const {
     std::vector<const ThreadState*> threads;
     {

@@ -82,10 +82,9 @@ public:
     void note_team_size(std::uint32_t size);
     std::uint32_t max_team_size() const { return max_team_size_.load(std::memory_order_relaxed); }
 
-    // The calling thread's state if it has measured anything, else null.
-    ThreadState* this_thread_if_seen() const {
-        return t_binding.generation == generation_ ? t_binding.state : nullptr;
-    }
+    // Program end, after events stopped being recorded: closes every
+    // thread's open regions at `now` (ThreadState::close_open_regions).
+    void close_open_regions(Ticks now);
 
     // Read-only traversal of every thread's tree, safe while threads measure.
     void for_each_thread(const std::function<void(const ThreadState&)>& visit) const;

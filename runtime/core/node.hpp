@@ -123,6 +123,7 @@ struct Node {
 
     // Owner only.
     Node* last_child = nullptr;
+    Node* last_entered_child = nullptr;            // hit cache of child lookups
     PredecessorEntry* last_predecessor = nullptr;  // hit cache
     std::uint32_t active_instances = 0;
     Node* next_free = nullptr;

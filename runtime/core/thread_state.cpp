@@ -94,12 +94,23 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->team = nullptr;
     node->metrics.reset();
     node->last_child = nullptr;
+    node->last_entered_child = nullptr;
     node->last_predecessor = nullptr;
     node->active_instances = 0;
     return node;
 }
 
-Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+    Node* cached = parent->last_entered_child;
+    if (cached != nullptr && cached->region == region && cached->kind == kind && cached->fork_origin == fork_origin)
+        [[likely]] {
+        return cached;
+    }
+    return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
+}
+
+__attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
+                                                               const Node* fork_origin) {
     for (Node* child = parent->first_child.load(std::memory_order_relaxed); child != nullptr;
          child = child->next_sibling.load(std::memory_order_relaxed)) {
         if (child->region == region && child->kind == kind && child->fork_origin == fork_origin) return child;
@@ -114,32 +125,31 @@ Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* reg
     return child;
 }
 
-void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
+inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
     PredecessorEntry* entry = node->last_predecessor;
-    if (entry == nullptr || entry->predecessor != predecessor) {
-        entry = nullptr;
-        PredecessorEntry* tail = nullptr;
-        for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;
-             e = e->next.load(std::memory_order_relaxed)) {
-            if (e->predecessor == predecessor) {
-                entry = e;
-                break;
-            }
-            tail = e;
-        }
-        if (entry == nullptr) {
-            entry = predecessors_.allocate();
-            entry->predecessor = predecessor;
-            entry->count.set(0);
-            entry->next.store(nullptr, std::memory_order_relaxed);
-            (tail != nullptr ? tail->next : node->first_predecessor).store(entry, std::memory_order_release);
-        }
-        node->last_predecessor = entry;
+    if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
+        entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
     }
     entry->count.add(count);
 }
 
-Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
+__attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor(Node* node,
+                                                                                 const Node* predecessor) {
+    PredecessorEntry* tail = nullptr;
+    for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;
+         e = e->next.load(std::memory_order_relaxed)) {
+        if (e->predecessor == predecessor) return e;
+        tail = e;
+    }
+    PredecessorEntry* entry = predecessors_.allocate();
+    entry->predecessor = predecessor;
+    entry->count.set(0);
+    entry->next.store(nullptr, std::memory_order_relaxed);
+    (tail != nullptr ? tail->next : node->first_predecessor).store(entry, std::memory_order_release);
+    return entry;
+}
+
+[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
                          const Node* fork_origin) {
     Node* parent = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
@@ -154,7 +164,7 @@ Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord
     return frame;
 }
 
-void ThreadState::pop(TaskContext& context, Ticks now) {
+[[gnu::always_inline]] inline void ThreadState::pop(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
@@ -175,14 +185,19 @@ void ThreadState::pop(TaskContext& context, Ticks now) {
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
 }
 
-Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
+inline Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
+    if (!context.frames.empty()) [[likely]] {
+        Frame& top = context.frames.back();
+        if (top.node->region == &region && top.node->kind == kind) [[likely]] return &top;
+    }
+    return open_frame_below_top(context, kind, region, now);
+}
+
+__attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& context, NodeKind kind,
+                                                                   const RegionRecord& region, Ticks now) {
     auto& frames = context.frames;
-    const auto matches = [&](const Frame& frame) {
-        return frame.node->region == &region && frame.node->kind == kind;
-    };
-    if (!frames.empty() && matches(frames.back())) [[likely]] return &frames.back();
     for (std::size_t i = frames.size(); i-- > 0;) {
-        if (!matches(frames[i])) continue;
+        if (frames[i].node->region != &region || frames[i].node->kind != kind) continue;
         // Regions left open inside the one that ends now: cancellation, or
         // an instrumented exit path that skipped their end events.
         while (frames.size() > i + 1) {
@@ -356,12 +371,6 @@ void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks 
     // Acquired while measurement was off: nothing to attribute.
 }
 
-void ThreadState::close_open_regions(Ticks now) {
-    // Inside an explicit task the implicit task's frames are not ours to end.
-    if (current_ != implicit_) return;
-    while (!current_->frames.empty()) pop(*current_, now);
-}
-
 TaskHandle ThreadState::new_task_handle() {
     // Unique per process without synchronisation: thread id in the high bits.
     return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);
@@ -439,19 +448,46 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
         return;
     }
-    while (instance->frames.size() > 1) {
-        const Node* left_open = instance->frames.back().node;
-        warn(left_open->region, fmt::format("{}: left open at the end of task {}", describe(left_open->region),
-                                            describe(instance->region)));
-        pop(*instance, now);
-    }
+    close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
     if (!instance->frames.empty()) pop(*instance, now);
     switch_to(*implicit_, now);
+    retire(instance);
+}
+
+void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why) {
+    while (context.frames.size() > keep) {
+        const Node* left_open = context.frames.back().node;
+        if (left_open->kind != NodeKind::TaskRoot && left_open->kind != NodeKind::TaskStub) {
+            warn(left_open->region, fmt::format("{}: {}", describe(left_open->region), why));
+        }
+        pop(context, now);
+    }
+}
+
+void ThreadState::retire(TaskContext* instance) {
     merge(*instance->root, *instance->task_root);
     release_tree(instance->root);
     --instance->task_root->active_instances;
     active_.erase(std::find(active_.begin(), active_.end(), instance));
     contexts_.release(instance);
+}
+
+void ThreadState::close_open_regions(Ticks now) {
+    constexpr std::string_view kWhy = "still open at program end; closed then";
+    // Task instances begun and not ended (running or suspended) end now:
+    // their time up to now counts, suspension excluded as usual.
+    while (!active_.empty()) {
+        TaskContext* instance = active_.back();
+        if (instance->suspended) {
+            instance->suspended_total += elapsed(instance->suspended_since, now);
+            instance->suspended = false;
+        }
+        close_frames(*instance, 0, now, kWhy);
+        retire(instance);
+    }
+    current_ = implicit_ = &implicit_main_;
+    close_frames(implicit_main_, 0, now, kWhy);
+    held_locks_.clear();
 }
 
 void ThreadState::merge(const Node& from, Node& into) {

@@ -117,9 +117,10 @@ public:
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
 
-    // Program end on this thread (exit() inside regions): its open regions
-    // count up to now.  Regions open on other threads cannot be closed from
-    // here and are left out.
+    // Program end: every region still open on this thread (task instances
+    // included) is closed at `now`, so its time counts, with a warning per
+    // region.  Called by the finalising thread for every thread once events
+    // are no longer recorded (see Measurement::close_open_regions).
     void close_open_regions(Ticks now);
 
     // Read side (any thread).
@@ -133,13 +134,21 @@ public:
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
+    // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
+    Node* find_or_add_child(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     void count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
+    PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
+    Frame* open_frame_below_top(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     void switch_to(TaskContext& target, Ticks now);
+    // Pops frames down to `keep`, warning (`why`) for each region left open.
+    void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);
+    // A finished instance: merged into its construct's tree and recycled.
+    void retire(TaskContext* instance);
     void merge(const Node& from, Node& into);
     void release_tree(Node* node);
     void warn(const RegionRecord* region, std::string text);

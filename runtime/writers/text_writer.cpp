@@ -267,33 +267,43 @@ private:
         return total;
     }
 
+    // Score-P/Cube semantics, in thread-seconds: a node's exclusive time is
+    // summed over all threads that visited it; its inclusive time is the sum
+    // of the exclusive times of its whole subtree, all threads, so a parent
+    // (a user region around a parallel region) is never smaller than its
+    // children and the root is the total.  Per-thread inclusive times are in
+    // the region profiles and the JSON.
     void callgraph() {
         section(out_, "ompP Callgraph");
+        line("Thread-seconds. Exclusive: summed over all threads; inclusive: exclusive summed over the");
+        line("node's subtree (all threads); %: of the root's inclusive (total thread time measured).");
+        line("");
         line("  Inclusive  (%)   Exclusive  (%)");
-        const double threads = std::max<double>(profile_.threads, 1);
-        const double duration = std::max(profile_.wall_time_s, 1e-12);
-        const auto percent = [&](double value) { return 100.0 * value / duration; };
+        std::vector<double> exclusive(profile_.nodes.size(), 0.0);
+        std::vector<double> inclusive(profile_.nodes.size(), 0.0);
+        for (std::size_t id = profile_.nodes.size(); id-- > 0;) {
+            exclusive[id] = node_sum(profile_.nodes[id], &model::ThreadMetrics::exclusive_s);
+            inclusive[id] += exclusive[id];
+            for (std::uint32_t child : children_[id]) inclusive[id] += inclusive[child];
+        }
+        if (profile_.nodes.empty()) return line("");
+        const double total = std::max(inclusive.front(), 1e-12);
+        const auto percent = [&](double value) { return 100.0 * value / total; };
         std::function<void(std::uint32_t, const std::string&)> print = [&](std::uint32_t id,
                                                                            const std::string& prefix) {
             const auto& kids = children_[id];
             for (std::size_t i = 0; i < kids.size(); ++i) {
                 const model::Node& child = profile_.nodes[kids[i]];
                 const bool last = i + 1 == kids.size();
-                const double inclusive = node_sum(child, &model::ThreadMetrics::inclusive_s) / threads;
-                const double exclusive = node_sum(child, &model::ThreadMetrics::exclusive_s) / threads;
-                line("{:7.2f} ({:5.2f}%) {:7.2f} ({:5.2f}%) {:>8} {}{} {}", inclusive, percent(inclusive), exclusive,
-                     percent(exclusive), node_type(child), prefix, last ? "+-" : "|-", node_label(child));
+                line("{:7.2f} ({:5.2f}%) {:7.2f} ({:5.2f}%) {:>8} {}{} {}", inclusive[child.id],
+                     percent(inclusive[child.id]), exclusive[child.id], percent(exclusive[child.id]),
+                     node_type(child), prefix, last ? "+-" : "|-", node_label(child));
                 print(child.id, prefix + (last ? "  " : "| "));
             }
         };
-        if (!profile_.nodes.empty()) {
-            const model::Node& root = profile_.nodes.front();
-            const double inclusive = std::max(profile_.wall_time_s, node_sum(root, &model::ThreadMetrics::inclusive_s));
-            const double exclusive = node_sum(root, &model::ThreadMetrics::exclusive_s);
-            line("{:7.2f} (100.0%) {:7.2f} ({:5.2f}%)          [{}: {} threads]", inclusive, exclusive,
-                 percent(exclusive), profile_.application, profile_.threads);
-            print(root.id, "");
-        }
+        line("{:7.2f} (100.0%) {:7.2f} ({:5.2f}%)          [{}: {} threads]", inclusive.front(), exclusive.front(),
+             percent(exclusive.front()), profile_.application, profile_.threads);
+        print(0, "");
         line("");
     }
 

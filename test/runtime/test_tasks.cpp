@@ -284,3 +284,56 @@ TEST_CASE("task profiling: tasks created on one thread run on others, read concu
     CHECK(test::sum_visits(*find_child(p, root->id, NodeKind::Region, work.info.id)) == kTasks);
     CHECK(p.warnings.empty());
 }
+
+// Program end with regions open on several threads, one of them inside a
+// suspended task instance: everything counts up to the end, with warnings.
+TEST_CASE("program end closes every thread's open regions, task instances included", "[tasks][lifecycle]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 300);
+    const auto& user = region("userRegion", 302, "userRegionName=busy*");
+    const auto& task_a = region("task", 304);
+    const auto& taskwait = region("taskwait", 306);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kKey = 33;
+    master.fork(par, 1000, kKey);
+    master.parallel_begin(par, 1000, {kKey, 1});
+    master.enter(user, 1100);
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(par, 1010, {kKey, 1});
+        const core::TaskHandle handle = w.new_task_handle();
+        w.enter(taskwait, 1200);
+        w.task_begin(task_a, handle, 1300);
+        w.enter(user, 1400);  // open inside the running task instance
+    });
+    worker.join();
+    m.close_open_regions(2000);
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(par_node != nullptr);
+    CHECK(thread_of(*par_node, 0)->inclusive_s == Approx(1000 * kNs));
+    CHECK(thread_of(*par_node, 1)->inclusive_s == Approx(1000 * kNs));  // from the fork
+    const auto* user_node = find_child(p, par_node->id, NodeKind::Region, user.info.id);
+    REQUIRE(user_node != nullptr);
+    CHECK(thread_of(*user_node, 0)->inclusive_s == Approx(900 * kNs));
+    // The worker's task instance ended at the end and was merged into its construct's tree.
+    const auto* task_root = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
+    REQUIRE(task_root != nullptr);
+    CHECK(thread_of(*task_root, 1)->visits == 1);
+    CHECK(thread_of(*task_root, 1)->inclusive_s == Approx(700 * kNs));
+    const auto* user_in_task = find_child(p, task_root->id, NodeKind::Region, user.info.id);
+    REQUIRE(user_in_task != nullptr);
+    CHECK(thread_of(*user_in_task, 1)->inclusive_s == Approx(600 * kNs));
+    const auto* tw = find_child(p, par_node->id, NodeKind::Region, taskwait.info.id);
+    REQUIRE(tw != nullptr);
+    CHECK(thread_of(*tw, 1)->inclusive_s == Approx(800 * kNs));
+    std::size_t marked = 0;
+    for (const auto& warning : p.warnings) {
+        if (warning.text.find("still open at program end") != std::string::npos) marked += warning.occurrences;
+    }
+    CHECK(marked >= 5);  // par x2, user x2, taskwait; stubs and task roots are not regions
+    CHECK(master.open_frames() == 0);
+}

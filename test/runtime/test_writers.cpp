@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -100,6 +101,61 @@ TEST_CASE("text report has ompP's sections, columns and a SUM row", "[writers]")
         INFO(expected);
         CHECK_THAT(text, Catch::Contains(expected));
     }
+}
+
+// The callgraph's numbers of each node line, in order: inclusive, exclusive.
+std::vector<std::pair<double, double>> callgraph_values(const std::string& text) {
+    std::istringstream in(text.substr(text.find("  Inclusive  (%)")));
+    std::string row;
+    std::getline(in, row);
+    std::vector<std::pair<double, double>> values;
+    while (std::getline(in, row) && !row.empty()) {
+        double inclusive = 0, exclusive = 0;
+        REQUIRE(std::sscanf(row.c_str(), "%lf (%*[^)]) %lf", &inclusive, &exclusive) == 2);
+        values.emplace_back(inclusive, exclusive);
+    }
+    return values;
+}
+
+// A user region on thread 0 around the two-thread parallel region: in
+// thread-seconds the parent is larger than its child, and the root is the
+// sum of every exclusive time.
+TEST_CASE("text callgraph: inclusive is the subtree's exclusive time over all threads", "[writers]") {
+    model::Profile p = small_profile();
+    model::Region user{3, model::RegionKind::UserRegion, std::string("outer"), {"demo.c", 5, 5}, {"demo.c", 30, 30}};
+    p.regions.push_back(user);
+    model::Node un;
+    un.id = 1;
+    un.parent = 0;
+    un.kind = model::NodeKind::Region;
+    un.region = 3;
+    model::ThreadMetrics um;
+    um.visits = 1;
+    um.inclusive_s = 1.6;
+    um.exclusive_s = 0.1;
+    un.threads.push_back(um);
+    for (auto& node : p.nodes) {
+        if (node.id > 0) node.id += 1;
+        if (node.parent && *node.parent > 0) *node.parent += 1;
+    }
+    p.nodes[1].parent = 1;  // the parallel region, now under the user region
+    p.nodes.insert(p.nodes.begin() + 1, un);
+    for (auto& node : p.nodes) {
+        for (auto& pred : node.predecessors) pred.node = pred.node > 0 ? pred.node + 1 : 0;
+    }
+
+    const std::string text = writers::to_text(p);
+    const auto values = callgraph_values(text);
+    REQUIRE(values.size() == 4);  // root, user region, parallel region, critical
+    CHECK(values[3].first == Approx(0.50));
+    CHECK(values[2].first == Approx(2.50));  // 2 x 1.0 + 0.5
+    CHECK(values[1].first == Approx(2.60));
+    CHECK(values[0].first == Approx(3.10));  // every exclusive time: 0.5 + 0.1 + 2.0 + 0.5
+    for (std::size_t i = 1; i < values.size(); ++i) CHECK(values[i - 1].first >= values[i].first);
+    double exclusive_sum = 0;
+    for (const auto& [inclusive, exclusive] : values) exclusive_sum += exclusive;
+    CHECK(values[0].first == Approx(exclusive_sum));
+    CHECK_THAT(text, Catch::Contains("Thread-seconds."));
 }
 
 TEST_CASE("report files: first free index, never overwritten", "[writers]") {

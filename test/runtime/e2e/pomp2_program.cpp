@@ -5,6 +5,7 @@
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -154,6 +155,27 @@ static void regions(bool exit_from_worker, bool nested) {
     POMP2_Parallel_join(&r_par, pomp2_old_task);
 }
 
+// Every thread busy in a parallel region (inside the user region 'main'
+// and a parallel region) when SIGTERM arrives; nobody ever leaves.
+[[noreturn]] static void signalled_while_busy() {
+    int pomp2_num_threads = omp_get_max_threads();
+    int pomp2_if = 1;
+    POMP2_Task_handle pomp2_old_task;
+    POMP2_Parallel_fork(&r_par, pomp2_if, pomp2_num_threads, &pomp2_old_task, CTC_PAR);
+#pragma omp parallel firstprivate(pomp2_old_task) if (pomp2_if) num_threads(pomp2_num_threads)
+    {
+        POMP2_Parallel_begin(&r_par);
+        static std::atomic<int> begun{0};
+        ++begun;
+        if (omp_get_thread_num() == 0) {
+            while (begun.load() < omp_get_num_threads()) work(1000);
+            ::kill(::getpid(), SIGTERM);
+        }
+        for (;;) work(1000);
+    }
+    std::abort();  // not reached
+}
+
 static void locks() {
     omp_lock_t lock;
     POMP2_Init_lock(&lock);
@@ -182,6 +204,8 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(scenario, "sigterm") == 0 || std::strcmp(scenario, "sigint") == 0) {
         regions(false, false);
         std::raise(scenario[3] == 't' ? SIGTERM : SIGINT);
+    } else if (std::strcmp(scenario, "sigterm-busy") == 0) {
+        signalled_while_busy();
     } else if (std::strcmp(scenario, "unbalanced") == 0) {
         POMP2_End(&r_user);
     } else if (std::strcmp(scenario, "locks") == 0) {

@@ -146,9 +146,12 @@ class ProgramTest(unittest.TestCase):
         profile, _ = self.profile_in(outdir)
         self.check_invariants(profile)
         [par] = region_ids(profile, "PARALLEL")
-        # The exiting thread's open regions count up to the exit.
+        # Every thread's open regions count up to the exit, marked by a warning.
         [par_node] = [n for n in profile["nodes"] if n["region"] == par and n["kind"] == "region"]
-        self.assertEqual(len([m for m in par_node["threads"] if m["visits"] == 1]), 1, par_node["threads"])
+        self.assertEqual([m["visits"] for m in par_node["threads"]], [1] * THREADS, par_node["threads"])
+        self.assertTrue(all(m["inclusive_s"] > 0 for m in par_node["threads"]))
+        self.assertTrue(any("still open at program end" in w["text"] for w in profile["warnings"]),
+                        profile["warnings"])
 
     def test_sigterm_and_sigint_write_the_profile_and_die_of_the_signal(self):
         for scenario, number in (("sigterm", signal.SIGTERM), ("sigint", signal.SIGINT)):
@@ -157,6 +160,21 @@ class ProgramTest(unittest.TestCase):
                 self.assertEqual(result.returncode, -number, result.stderr)
                 profile, _ = self.profile_in(outdir)
                 self.assertTrue(region_ids(profile, "LOOP"))
+
+    def test_sigterm_while_every_thread_is_busy_in_a_parallel_region(self):
+        result, outdir = self.launch("sigterm-busy")
+        self.assertEqual(result.returncode, -signal.SIGTERM, result.stderr)
+        profile, text = self.profile_in(outdir)
+        self.assertIn("ompP General Information", text)
+        # The regions every thread was busy in are closed at the signal and counted.
+        [par] = region_ids(profile, "PARALLEL")
+        [par_node] = [n for n in profile["nodes"] if n["region"] == par and n["kind"] == "region"]
+        self.assertEqual([m["visits"] for m in par_node["threads"]], [1] * THREADS, par_node["threads"])
+        self.assertTrue(all(m["inclusive_s"] > 0 for m in par_node["threads"]))
+        [user] = region_ids(profile, "USER_REGION")
+        [user_node] = [n for n in profile["nodes"] if n["region"] == user]
+        self.assertEqual(user_node["threads"][0]["visits"], 1)
+        self.assertGreaterEqual(user_node["threads"][0]["inclusive_s"], par_node["threads"][0]["inclusive_s"])
 
     def test_unbalanced_end_is_a_warning_with_location(self):
         result, outdir = self.launch("unbalanced")
