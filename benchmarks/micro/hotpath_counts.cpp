@@ -1,0 +1,44 @@
+// hotpath_counts.cpp - runs one hot-path scenario a fixed number of times,
+// for instruction counts that a loaded machine cannot blur:
+//   valgrind --tool=callgrind build/bin/ompp_hotpath_counts user 1000000
+// Instructions per iteration = (Ir(2N) - Ir(N)) / N; scripts/hotpath-instructions.sh
+// does the arithmetic.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "adapter/lifecycle.hpp"
+#include "hotpath_scenarios.hpp"
+
+using namespace ompp::bench;
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|task ITERATIONS\n", argv[0]);
+        return 2;
+    }
+    const char* scenario = argv[1];
+    const long iterations = std::strtol(argv[2], nullptr, 10);
+    ompp::adapter::restart_for_testing(ompp::core::Clock::calibrated(), ompp::config::Config::defaults());
+    static POMP2_Region_handle handle = nullptr, loop = nullptr;
+    if (std::strcmp(scenario, "user") == 0) {
+        for (long i = 0; i < iterations; ++i) user_region_pair(handle);
+    } else if (std::strcmp(scenario, "atomic") == 0) {
+        for (long i = 0; i < iterations; ++i) atomic_instance(handle);
+    } else if (std::strcmp(scenario, "critical") == 0) {
+        for (long i = 0; i < iterations; ++i) critical_instance(handle);
+    } else if (std::strcmp(scenario, "loop") == 0) {
+        for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
+    } else if (std::strcmp(scenario, "task") == 0) {
+        POMP2_For_enter(&loop, kFor.c_str());
+        POMP2_Task_handle old_barrier;
+        POMP2_Implicit_barrier_enter(&loop, &old_barrier);
+        for (long i = 0; i < iterations; ++i) task_create_begin_end(handle);
+        POMP2_Implicit_barrier_exit(&loop, old_barrier);
+        POMP2_For_exit(&loop);
+    } else {
+        std::fprintf(stderr, "%s: unknown scenario '%s'\n", argv[0], scenario);
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,59 @@
+// hotpath_scenarios.hpp - one iteration of each measured event sequence,
+// shared by the Google Benchmark (ns per iteration) and the fixed-count
+// driver run under callgrind (instructions per iteration).
+#pragma once
+
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_ompp.h>
+#include <pomp2/pomp2_user_lib.h>
+
+#include <string>
+
+namespace ompp::bench {
+
+inline std::string ctc(const std::string& body) { return std::to_string(body.size()) + body; }
+
+inline const std::string kUser = ctc("*regionType=userRegion*sscl=b.c:1:1*escl=b.c:9:9*userRegionName=hot**");
+inline const std::string kInner = ctc("*regionType=userRegion*sscl=b.c:2:2*escl=b.c:3:3*userRegionName=inner**");
+inline const std::string kAtomic = ctc("*regionType=atomic*sscl=b.c:4:4*escl=b.c:4:4**");
+inline const std::string kCritical = ctc("*regionType=critical*sscl=b.c:5:5*escl=b.c:7:7**");
+inline const std::string kFor = ctc("*regionType=for*sscl=b.c:10:10*escl=b.c:12:12**");
+inline const std::string kTask = ctc("*regionType=task*sscl=b.c:13:13*escl=b.c:14:14**");
+
+// POMP2_Begin/POMP2_End on a registered handle: one user-region pair.
+inline void user_region_pair(POMP2_USER_Region_handle& handle) {
+    POMP2_Begin(&handle, kUser.c_str());
+    POMP2_End(&handle);
+}
+
+inline void atomic_instance(POMP2_Region_handle& handle) {
+    POMP2_Atomic_enter(&handle, kAtomic.c_str());
+    POMP2_Atomic_exit(&handle);
+}
+
+inline void critical_instance(POMP2_Region_handle& handle) {
+    POMP2_Critical_enter(&handle, kCritical.c_str());
+    POMP2_Critical_begin(&handle);
+    POMP2_Critical_end(&handle);
+    POMP2_Critical_exit(&handle);
+}
+
+inline void loop_with_implicit_barrier_instance(POMP2_Region_handle& handle) {
+    POMP2_For_enter(&handle, kFor.c_str());
+    POMP2_Task_handle old_task;
+    POMP2_Implicit_barrier_enter(&handle, &old_task);
+    POMP2_Implicit_barrier_exit(&handle, old_task);
+    POMP2_For_exit(&handle);
+}
+
+// Create, begin and end one task on the creating thread (call inside a
+// scheduling point: stub, instance tree, merge, recycling).
+inline void task_create_begin_end(POMP2_Region_handle& task) {
+    POMP2_Task_handle old_task, new_task;
+    POMP2_Task_create_begin(&task, &new_task, &old_task, 1, kTask.c_str());
+    POMP2_Task_create_end(&task, old_task);
+    POMP2_Task_begin(&task, new_task);
+    POMP2_Task_end(&task);
+}
+
+}  // namespace ompp::bench

@@ -1,0 +1,271 @@
+#include "adapter/lifecycle.hpp"
+
+#include <climits>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "analyses/analyses_step.hpp"
+#include "writers/json_writer.hpp"
+#include "writers/report_files.hpp"
+#include "writers/text_writer.hpp"
+
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_user_lib.h>
+
+// Provided by OPARI2's link-step file, if the program has one.
+#pragma weak POMP2_Init_regions
+#pragma weak POMP2_USER_Init_regions
+
+namespace ompp::adapter {
+
+std::atomic<core::Measurement*> g_gate{nullptr};
+std::atomic<std::uint32_t> g_disabled_kinds{0};
+
+namespace {
+
+enum class Phase : int { Uninitialised, Starting, Active, Finalising, Finalised };
+
+std::atomic<Phase> g_phase{Phase::Uninitialised};
+std::atomic<bool> g_switched_on{true};
+std::mutex g_start_mutex;
+// Leaked on purpose: late events from other threads and handles may still
+// reach them while the process exits.
+core::Measurement* g_measurement = nullptr;
+config::Config* g_config = nullptr;
+std::string* g_start_date = nullptr;
+
+std::string local_time_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local);
+    return text;
+}
+
+std::string program_name() {
+    char path[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) return "unknown";
+    const std::string full(path, static_cast<std::size_t>(n));
+    const auto slash = full.rfind('/');
+    return slash == std::string::npos ? full : full.substr(slash + 1);
+}
+
+std::uint32_t disabled_kinds(const config::Config& config) {
+    using K = model::RegionKind;
+    std::uint32_t mask = 0;
+    const auto disable = [&](std::string_view option, std::initializer_list<K> kinds) {
+        if (!config.flag(option)) return;
+        for (K kind : kinds) mask |= 1U << static_cast<unsigned>(kind);
+    };
+    disable("OMPP_DISABLE_ATOMIC", {K::Atomic});
+    disable("OMPP_DISABLE_BARRIER", {K::Barrier});
+    disable("OMPP_DISABLE_CRITICAL", {K::Critical});
+    disable("OMPP_DISABLE_FLUSH", {K::Flush});
+    disable("OMPP_DISABLE_LOOP", {K::Loop});
+    disable("OMPP_DISABLE_MASTER", {K::Master, K::Masked});
+    disable("OMPP_DISABLE_ORDERED", {K::Ordered});
+    disable("OMPP_DISABLE_SECTIONS", {K::Sections, K::Section});
+    disable("OMPP_DISABLE_SINGLE", {K::Single});
+    disable("OMPP_DISABLE_WORKSHARE", {K::Workshare});
+    disable("OMPP_DISABLE_USER_REGION", {K::UserRegion});
+    disable("OMPP_DISABLE_LOCKS", {K::Lock});
+    disable("OMPP_DISABLE_LOCK", {K::Lock});
+    disable("OMPP_DISABLE_TASKWAIT", {K::Taskwait});
+    return mask;
+}
+
+void open_gate() {
+    g_gate.store(g_switched_on.load() ? g_measurement : nullptr, std::memory_order_release);
+}
+
+// SIGINT/SIGTERM: the handler may only do async-signal-safe things, and
+// writing the profile (allocation, stdio, locks) is not.  A writer thread,
+// started with the handlers and blocking both signals, waits on a pipe; the
+// handler writes a byte, waits a bounded time for the profile, then dies of
+// the signal it got (SA_RESETHAND restored the default action), so the exit
+// status is the signal's.  A second signal while waiting kills at once.
+int g_writer_pipe[2] = {-1, -1};  // read end: the writer thread; write end: the handler
+pid_t g_writer_process = 0;        // a fork()ed child has no writer thread: it just dies
+constexpr int kSignalWaitSteps = 1000;
+constexpr long kSignalWaitStepNs = 10'000'000;  // 1000 x 10 ms: at most 10 s
+
+void on_fatal_signal(int signal_number) {
+    const int saved_errno = errno;
+    const char byte = 1;
+    if (::getpid() == g_writer_process && ::write(g_writer_pipe[1], &byte, 1) == 1) {
+        for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
+            timespec pause{0, kSignalWaitStepNs};
+            ::nanosleep(&pause, nullptr);
+        }
+    }
+    errno = saved_errno;
+    ::raise(signal_number);
+}
+
+void* profile_writer(void*) {
+    char byte = 0;
+    ssize_t n = 0;
+    do {
+        n = ::read(g_writer_pipe[0], &byte, 1);
+    } while (n < 0 && errno == EINTR);
+    if (n == 1) finalise();
+    return nullptr;
+}
+
+bool start_profile_writer() {
+    if (::pipe2(g_writer_pipe, O_CLOEXEC) != 0) return false;
+    // The thread inherits this mask: the handler never runs on it.
+    sigset_t blocked, previous;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGINT);
+    sigaddset(&blocked, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    pthread_t thread;
+    const int started = pthread_create(&thread, nullptr, profile_writer, nullptr);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (started != 0) {
+        ::close(g_writer_pipe[0]);
+        ::close(g_writer_pipe[1]);
+        g_writer_pipe[0] = g_writer_pipe[1] = -1;
+        return false;
+    }
+    pthread_detach(thread);
+    g_writer_process = ::getpid();
+    return true;
+}
+
+void install_signal_handlers() {
+    bool writer_started = false;
+    for (int signal_number : {SIGINT, SIGTERM}) {
+        struct sigaction current {};
+        if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+        if (!writer_started && !(writer_started = start_profile_writer())) return;
+        struct sigaction handler {};
+        handler.sa_handler = on_fatal_signal;
+        handler.sa_flags = SA_RESETHAND;
+        sigemptyset(&handler.sa_mask);
+        sigaction(signal_number, &handler, nullptr);
+    }
+}
+
+void finalise_at_exit() { finalise(); }
+
+void begin_measuring(core::Clock clock, config::Config config) {
+    g_config = new config::Config(std::move(config));
+    g_measurement = new core::Measurement(clock);
+    g_start_date = new std::string(local_time_now());
+    g_disabled_kinds.store(disabled_kinds(*g_config));
+    analyses::on_measurement_start(*g_measurement, *g_config);
+}
+
+}  // namespace
+
+void start() {
+    std::lock_guard lock(g_start_mutex);
+    if (g_phase.load() != Phase::Uninitialised) return;
+    g_phase.store(Phase::Starting);
+    std::vector<std::string> diagnostics;
+    config::Config config = config::Config::load(diagnostics);
+    for (const auto& line : diagnostics) std::fprintf(stderr, "%s\n", line.c_str());
+    const bool use_tsc = config.text("OMPP_CLOCK") == "tsc";
+    const bool handle_signals = config.flag("OMPP_HANDLE_SIGNALS");
+    begin_measuring(core::Clock::calibrated(use_tsc), std::move(config));
+    std::atexit(finalise_at_exit);
+    if (handle_signals) install_signal_handlers();
+    // OPARI2's eager registration, if the program was linked with its init file.
+    if (&POMP2_Init_regions != nullptr) POMP2_Init_regions();
+    if (&POMP2_USER_Init_regions != nullptr) POMP2_USER_Init_regions();
+    g_phase.store(Phase::Active);
+    open_gate();
+}
+
+core::Measurement* start_if_uninitialised() {
+    if (g_phase.load(std::memory_order_acquire) == Phase::Uninitialised) {
+        start();
+        return g_gate.load(std::memory_order_acquire);
+    }
+    return nullptr;
+}
+
+void switch_on(bool on) {
+    g_switched_on.store(on);
+    if (g_phase.load() == Phase::Active) open_gate();
+}
+
+model::Profile finished_profile(const core::Measurement& measurement, const config::Config& config) {
+    model::Profile profile = measurement.build_profile();
+    std::string app = config.text("OMPP_APPNAME");
+    profile.application = app.empty() ? program_name() : std::move(app);
+    profile.start_date = g_start_date != nullptr ? *g_start_date : local_time_now();
+    profile.end_date = local_time_now();
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0) {
+        profile.user_time_s = static_cast<double>(usage.ru_utime.tv_sec) + usage.ru_utime.tv_usec * 1e-6;
+        profile.system_time_s = static_cast<double>(usage.ru_stime.tv_sec) + usage.ru_stime.tv_usec * 1e-6;
+    }
+    analyses::run_analyses(profile, config);
+    return profile;
+}
+
+void finalise() {
+    Phase expected = Phase::Active;
+    if (!g_phase.compare_exchange_strong(expected, Phase::Finalising)) return;
+    g_gate.store(nullptr, std::memory_order_release);
+    // Runs from atexit and signal handlers: nothing may escape, the
+    // application's exit status is not ours to change.
+    try {
+        // Regions still open on any thread count up to now.  Events in
+        // flight when the gate closed take well under a microsecond.
+        const core::Ticks end = g_measurement->now();
+        timespec settle{0, 1'000'000};
+        ::nanosleep(&settle, nullptr);
+        g_measurement->close_open_regions(end);
+        const config::Config& config = *g_config;
+        const model::Profile profile = finished_profile(*g_measurement, config);
+        writers::ReportRequest request;
+        request.directory = config.text("OMPP_OUTDIR");
+        request.application = profile.application;
+        request.threads = profile.threads;
+        request.report_file = config.text("OMPP_REPORTFILE");
+        std::vector<std::string> messages;
+        const auto paths = writers::write_reports(request, writers::to_text(profile),
+                                                  writers::to_json(profile).dump(1, ' ', false,
+                                                                                 nlohmann::json::error_handler_t::replace),
+                                                  messages);
+        if (paths) analyses::write_side_files(profile, config, paths->text, messages);
+        for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
+        if (paths && !config.flag("OMPP_QUIET")) {
+            std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+        }
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "ompp: could not write the profile: %s\n", error.what());
+    } catch (...) {
+        std::fprintf(stderr, "ompp: could not write the profile\n");
+    }
+    g_phase.store(Phase::Finalised);
+}
+
+core::Measurement& restart_for_testing(core::Clock clock, config::Config config) {
+    std::lock_guard lock(g_start_mutex);
+    g_gate.store(nullptr);
+    begin_measuring(clock, std::move(config));
+    g_switched_on.store(true);
+    g_phase.store(Phase::Active);
+    open_gate();
+    return *g_measurement;
+}
+
+}  // namespace ompp::adapter

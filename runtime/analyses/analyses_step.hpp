@@ -1,0 +1,40 @@
+// analyses_step.hpp - where the analyses plug into the runtime's pipeline:
+//
+//   measurement core -> model::Profile -> run_analyses() -> writers
+//
+// runtime/analyses/ (overheads, properties, control flow, snapshots) and
+// runtime/counters/ fill these functions in; until they do, the profile
+// passes through unchanged.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/options.hpp"
+#include "core/measurement.hpp"
+#include "model/profile.hpp"
+
+namespace ompp::analyses {
+
+// Measurement starts (before any event is recorded): install counter
+// sources, start the snapshot thread.
+void on_measurement_start(core::Measurement& measurement, const config::Config& config);
+
+// POMP2_USER_Snapshot(label).
+void on_user_snapshot(core::Measurement& measurement, std::string_view label);
+
+// Measurement has stopped; `profile` is complete except for the analyses'
+// results (overheads, properties, snapshots, counter names), added here.
+void run_analyses(model::Profile& profile, const config::Config& config);
+
+// Appends the analyses' sections to the text report (after the runtime's).
+void append_text_sections(std::string& out, const model::Profile& profile);
+
+// After the reports are written to `report_path` (the .txt): files the
+// analyses add beside it (OMPP_CONTROLFLOW_DOT: <report>.cfg.dot).  Problems
+// are appended to `messages`, one line each.
+void write_side_files(const model::Profile& profile, const config::Config& config, const std::string& report_path,
+                      std::vector<std::string>& messages);
+
+}  // namespace ompp::analyses

@@ -1,0 +1,49 @@
+#include "analyses/report_text.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "model/names.hpp"
+
+namespace ompp::analyses {
+
+void append_section_header(std::string& out, std::string_view title) {
+    constexpr std::size_t kWidth = 70;
+    const std::string rule(kWidth, '-');
+    std::string middle = fmt::format("----     {}     ", title);
+    if (middle.size() < kWidth) middle.append(kWidth - middle.size(), '-');
+    fmt::format_to(std::back_inserter(out), "{}\n{}\n{}\n\n", rule, middle, rule);
+}
+
+std::string region_number(std::uint32_t region) { return fmt::format("R{:05}", region); }
+
+const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region) {
+    if (!region) return nullptr;
+    for (const auto& r : profile.regions)
+        if (r.id == *region) return &r;
+    return nullptr;
+}
+
+std::string source_range(const model::Region& region) {
+    int last = region.block_end.last_line ? region.block_end.last_line : region.directive.last_line;
+    return fmt::format("{} ({}-{})", region.directive.file, region.directive.first_line,
+                       last ? last : region.directive.first_line);
+}
+
+std::string region_context(const model::Region& region) {
+    std::string context = fmt::format("{} {}", model::report_name(region.kind), source_range(region));
+    if (region.name) context += fmt::format(" '{}'", *region.name);
+    return context;
+}
+
+std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region) {
+    if (!region) return "(program)";
+    const auto* r = find_region(profile, region);
+    if (!r) return region_number(*region);
+    std::string title = fmt::format("{} {} {}", region_number(r->id), source_range(*r), model::report_name(r->kind));
+    if (r->name) title += fmt::format(" '{}'", *r->name);
+    return title;
+}
+
+}  // namespace ompp::analyses

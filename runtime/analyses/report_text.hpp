@@ -1,0 +1,27 @@
+// report_text.hpp - small formatting pieces the analyses' report sections
+// share: ompP's section banner and how a region is named in text.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "model/profile.hpp"
+
+namespace ompp::analyses {
+
+// ompP's section banner, shared by every section of the text report: a
+// 70-dash line, "----     <Title>     ----...", a 70-dash line, a blank line.
+void append_section_header(std::string& out, std::string_view title);
+
+// "R00004" - ompP's region number.
+std::string region_number(std::uint32_t region);
+// "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or
+// "R00004" when the region is unknown.
+std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region);
+// "LOOP imbalance.cpp (19-23)" (ompP's property context).
+std::string region_context(const model::Region& region);
+std::string source_range(const model::Region& region);  // "imbalance.cpp (19-23)"
+
+const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region);
+
+}  // namespace ompp::analyses

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Instructions per hot-path iteration (callgrind; repeatable on a loaded
+# machine, unlike wall time).  Usage: scripts/hotpath-instructions.sh [BUILD_DIR]
+# Prints one line per scenario: instructions per iteration, where an
+# iteration is a user-region pair, one construct instance, or one task
+# created, begun and ended.
+set -eu
+build=${1:-build}
+driver="$build/bin/ompp_hotpath_counts"
+n=200000
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
+    sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
+}
+for scenario in user atomic critical loop task; do
+    one=$(instructions "$scenario" "$n")
+    two=$(instructions "$scenario" $((2 * n)))
+    echo "$scenario: $(( (two - one) / n )) instructions per iteration"
+done
