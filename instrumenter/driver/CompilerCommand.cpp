@@ -114,7 +114,12 @@ llvm::Expected<CompilerCommand> CompilerCommand::parse(llvm::ArrayRef<std::strin
     Words.push_back(Word.c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
   const llvm::opt::OptTable &Table = clang::driver::getDriverOptTable();
-  llvm::opt::InputArgList Parsed = Table.ParseArgs(Words, MissingIndex, MissingCount);
+  // As the GCC-compatible driver does: no cl.exe-style options (otherwise an
+  // absolute path such as /work/a.c reads as cl's /w), no DXC/Flang-only ones.
+  const unsigned Excluded = opts::NoDriverOption | opts::CLOption | opts::CLDXCOption |
+                            opts::DXCOption | opts::FlangOnlyOption;
+  llvm::opt::InputArgList Parsed =
+      Table.ParseArgs(Words, MissingIndex, MissingCount, /*FlagsToInclude=*/0, Excluded);
   if (MissingCount > 0)
     return commandError(fmt::format("compiler option '{}' is missing its value", Words[MissingIndex]));
 

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Instrumentation time per file against a plain -O2 compile of the same file.
+
+For every source it measures, as the median of --repeat runs:
+  plain     <compiler> -O2 -fopenmp <flags> -c file -o x.o
+  rewrite   ompp-instrument --emit-source -- <the same command>   (parse + rewrite)
+  ompp      ompp-instrument -- <the same command>                 (rewrite + compile)
+and prints a table with the added cost, (ompp - plain) / plain.  The target
+(issue 2) is at most +50 %.  This is a benchmark that prints figures, not a
+test: it never fails on a slow result.
+
+Without file arguments it measures the BOTS and NPB kernels and the driver's
+sample project found in the source tree.
+"""
+import argparse
+import glob
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TARGET = 0.50
+
+
+def default_files():
+    patterns = ["benchmarks/bots/*.cpp", "benchmarks/npb/*.cpp", "benchmarks/bots/*.c",
+                "benchmarks/npb/*.c", "test/driver/projects/sample/*.c",
+                "test/driver/projects/sample/*.cpp"]
+    return sorted(f for p in patterns for f in glob.glob(os.path.join(ROOT, p)))
+
+
+def timed(argv, cwd):
+    start = time.perf_counter()
+    result = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"`{shlex.join(argv)}` failed:\n{result.stderr}")
+    return elapsed
+
+
+def median_time(argv, cwd, repeat):
+    timed(argv, cwd)  # warm the file cache
+    return statistics.median(timed(argv, cwd) for _ in range(repeat))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", help="sources (default: BOTS/NPB kernels, samples)")
+    parser.add_argument("--tool", default=os.path.join(ROOT, "build", "bin", "ompp-instrument"))
+    parser.add_argument("--cc", default="clang-16", help="compiler for .c files")
+    parser.add_argument("--cxx", default="clang++-16", help="compiler for C++ files")
+    parser.add_argument("--flags", default="", help="extra compile flags, e.g. -I...")
+    parser.add_argument("--cxx-flags", default="-std=c++20", help="extra flags for C++ files")
+    parser.add_argument("--repeat", type=int, default=3)
+    opts = parser.parse_args()
+
+    files = opts.files or default_files()
+    if not files:
+        sys.exit("no sources found; pass some")
+    if not os.access(opts.tool, os.X_OK):
+        sys.exit(f"{opts.tool} not found; build target ompp-instrument or pass --tool")
+    extra = shlex.split(opts.flags)
+    files = [os.path.abspath(f) for f in files]
+    for f in files:  # the kernels' own headers (bench/kernel.hpp, common/npb.hpp)
+        for parent in (os.path.dirname(f), os.path.dirname(os.path.dirname(f))):
+            for inc in (parent, os.path.join(parent, "common")):
+                if os.path.isdir(inc) and "-I" + inc not in extra:
+                    extra.append("-I" + inc)
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ompp-bench-") as work:
+        for f in files:
+            is_c = f.endswith(".c")
+            compiler = opts.cc if is_c else opts.cxx
+            language_flags = [] if is_c else shlex.split(opts.cxx_flags)
+            compile_cmd = [compiler, "-O2", "-fopenmp", *language_flags, *extra, "-c", f,
+                           "-o", "x.o"]
+            try:
+                plain = median_time(compile_cmd, work, opts.repeat)
+                rewrite = median_time([opts.tool, "--emit-source", "--", *compile_cmd], work,
+                                      opts.repeat)
+                ompp = median_time([opts.tool, "--", *compile_cmd], work, opts.repeat)
+            except RuntimeError as error:
+                print(f"skipped {f}: {error}", file=sys.stderr)
+                continue
+            rows.append((os.path.relpath(f, ROOT) if f.startswith(ROOT) else f, plain, rewrite,
+                         ompp, (ompp - plain) / plain))
+
+    if not rows:
+        sys.exit("no file could be measured")
+    name_width = max(len(r[0]) for r in rows)
+    print(f"instrumentation time vs plain -O2 compile (median of {opts.repeat}; "
+          f"{opts.cc}/{opts.cxx}; target: at most +{TARGET:.0%})")
+    print(f"{'file':<{name_width}}  {'plain s':>8}  {'rewrite s':>9}  {'ompp s':>8}  "
+          f"{'added':>7}  within target")
+    for name, plain, rewrite, ompp, added in rows:
+        print(f"{name:<{name_width}}  {plain:8.3f}  {rewrite:9.3f}  {ompp:8.3f}  "
+              f"{added:+7.0%}  {'yes' if added <= TARGET else 'NO'}")
+    total_plain = sum(r[1] for r in rows)
+    total_ompp = sum(r[3] for r in rows)
+    added = (total_ompp - total_plain) / total_plain
+    print(f"{'all files':<{name_width}}  {total_plain:8.3f}  {sum(r[2] for r in rows):9.3f}  "
+          f"{total_ompp:8.3f}  {added:+7.0%}  {'yes' if added <= TARGET else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()
