@@ -2,6 +2,7 @@
 
 #include "Driver.h"
 
+#include "RegionRegistration.h"
 #include "TempDirectory.h"
 
 #include "clang/Driver/Options.h"
@@ -255,6 +256,36 @@ llvm::Expected<std::vector<std::string>> Driver::runtimeLinkFlags() const {
                                   "-lompp"};
 }
 
+llvm::Expected<std::string>
+Driver::registrationObject(const CompilerCommand &Command, llvm::StringRef TempDir,
+                           const std::map<size_t, std::string> &Objects) {
+  if (!Options.Rewrite.Opari2Compatible)
+    return "";
+  std::vector<std::string> Files;
+  for (const auto &[Index, Object] : Objects)
+    Files.push_back(Object);
+  for (const CompilerInput &Input : Command.inputs()) {
+    llvm::StringRef Extension = path::extension(Input.Path);
+    if (Input.Kind == InputKind::LinkerInput && (Extension == ".o" || Extension == ".a") &&
+        fs::exists(Input.Path))
+      Files.push_back(Input.Path);
+  }
+  auto Found = findRegionInitializers(Files, TempDir);
+  if (!Found)
+    return Found.takeError();
+  if (Found->AlreadyProvided)
+    return "";
+  llvm::SmallString<256> Source(TempDir);
+  path::append(Source, "pomp2_init_regions.c");
+  if (llvm::Error E = writeFileAtomically(Source, regionInitSource(*Found)))
+    return E;
+  std::string Object = (Source.str().drop_back(2) + ".o").str();
+  if (int Status = run(Command.compiler(), {"-x", "c", "-c", Source.str().str(), "-o", Object}))
+    return driverError(fmt::format("compiling the POMP2 region registration failed (status {})",
+                                   Status));
+  return Object;
+}
+
 int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir) {
   auto RuntimeFlags = runtimeLinkFlags();
   if (!RuntimeFlags) {
@@ -287,6 +318,11 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
 
   std::vector<std::string> Link;
   std::string LanguageSwitch;
+  auto Registration = registrationObject(Command, TempDir, Objects);
+  if (!Registration) {
+    reportError(llvm::toString(Registration.takeError()));
+    return 1;
+  }
   for (size_t I = 0; I < Command.args().size(); ++I) {
     const CommandArg &A = Command.args()[I];
     if (A.ArgRole == CommandArg::Role::LanguageSwitch)
@@ -303,6 +339,11 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
     Link.push_back(Object->second);
     if (UnderSwitch)
       llvm::append_range(Link, std::vector<std::string>{"-x", LanguageSwitch});
+  }
+  if (!Registration->empty()) {
+    if (!LanguageSwitch.empty())
+      llvm::append_range(Link, std::vector<std::string>{"-x", "none"});
+    Link.push_back(*Registration);
   }
   if (!Command.enablesOpenMP())
     Link.push_back("-fopenmp");

@@ -13,7 +13,8 @@
 //   link                                 -> each C/C++ input compiled as
 //        above into a temporary object; the original link command with those
 //        objects in place of the sources, plus -fopenmp (if missing) and the
-//        runtime: -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lompp
+//        runtime: -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lompp; with
+//        --opari2-compatible also OPARI2's region registration (init step)
 //
 // The exit status is the first failing command's (or 0).  Nothing is written
 // into the source tree; a file that does not parse yields Clang's diagnostics
@@ -31,6 +32,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,11 @@ private:
                                           size_t Ordinal);
   int compileEach(const CompilerCommand &Command, llvm::StringRef TempDir);
   int compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir);
+  /// --opari2-compatible links: OPARI2's init step over the link inputs,
+  /// compiled; "" when not needed (or the inputs already provide it).
+  llvm::Expected<std::string> registrationObject(const CompilerCommand &Command,
+                                                 llvm::StringRef TempDir,
+                                                 const std::map<size_t, std::string> &Objects);
   /// The flags that let an instrumented copy of \p Input compile as the
   /// original would (ompp's headers, the original's directory for "..."
   /// includes, debug info naming the original directory).
