@@ -72,7 +72,9 @@ def main():
     parser.add_argument("case")
     parser.add_argument("--tool", required=True)
     parser.add_argument("--compiler", choices=sorted(COMPILERS), required=True)
-    parser.add_argument("--runtime", default="", help="value of {runtime}")
+    parser.add_argument("--runtime", default="DEFAULT",
+                        help="value of {runtime}: an ompp-instrument option, DEFAULT (none "
+                             "needed: libompp) or SKIP (no POMP2 library in this build)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     opts = parser.parse_args()
 
@@ -105,7 +107,7 @@ def main():
 
         cc, cxx = COMPILERS[opts.compiler]
         subst = {"tool": opts.tool, "cc": cc, "cxx": cxx, "src": src, "dir": src_dir,
-                 "runtime": opts.runtime}
+                 "runtime": "" if opts.runtime == "DEFAULT" else opts.runtime}
 
         def expand(text, regex=False):
             def value(m):

@@ -4,11 +4,12 @@
 # moved prefix's ompp-cc/ompp-c++ (found headers and runtime relative to the
 # tools, runtime found by the program through its rpath).
 #
-#   run_install_test.sh <build dir> <runtime option|SKIP>
+#   run_install_test.sh <build dir> <runtime option|DEFAULT|SKIP>
 set -euo pipefail
 build=$1 runtime=$2
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$runtime" = SKIP ] && { echo "SKIP: no POMP2 library to link against in this build"; exit 77; }
+[ "$runtime" = DEFAULT ] && runtime=""
 
 work=$(mktemp -d /tmp/ompp-install-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -40,5 +41,5 @@ if [ -z "$runtime" ]; then
   ldd "$work/src/histogram_app" | grep -q "$prefix/lib/libompp.so" ||
     { echo "FAIL: the program does not load the moved prefix's libompp"; ldd "$work/src/histogram_app"; exit 1; }
 fi
-OMP_NUM_THREADS=2 "$work/src/histogram_app"
+(cd "$work" && OMP_NUM_THREADS=2 "$work/src/histogram_app")
 echo "PASS relocated prefix"

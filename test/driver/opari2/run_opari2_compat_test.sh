@@ -24,7 +24,10 @@ link_and_run() { # <object> <label>
   gcc -c "init_$2.c" -o "init_$2.o"
   "$tool" --opari2-compatible --runtime-library=/usr/lib/libpomp.a -- \
     gcc -fopenmp "$1" "init_$2.o" -o "prog_$2"
-  OMP_NUM_THREADS=1 "./prog_$2" > "stdout_$2.txt" 2> "events_$2.txt"
+  local status=0
+  OMP_NUM_THREADS=1 "./prog_$2" > "stdout_$2.txt" 2> "events_$2.txt" || status=$?
+  [ $status -eq 0 ] || { echo "FAIL: the $2-instrumented program exited with status $status"; tail -5 "events_$2.txt"; }
+  return $status
 }
 
 # OPARI2, as its documentation and test suite run it.
@@ -34,9 +37,9 @@ link_and_run opari2.o opari2
 
 # ompp-instrument, as a compiler wrapper.
 "$tool" --opari2-compatible -- gcc -fopenmp -c "$name.c" -o ompp.o
-link_and_run ompp.o ompp
-
 status=0
+link_and_run ompp.o ompp || status=1
+
 diff -u events_opari2.txt events_ompp.txt || status=1
 diff -u stdout_opari2.txt stdout_ompp.txt || status=1
 [ "$(wc -l < events_opari2.txt)" -gt 2 ] || { echo "FAIL: OPARI2 produced no events"; status=1; }

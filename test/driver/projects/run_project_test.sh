@@ -4,11 +4,12 @@
 # instrumented), a second build has nothing to do (dependency files name the
 # real sources), and the source tree is unchanged.
 #
-#   run_project_test.sh <make|cmake-compiler|cmake-launcher> <clang|gcc> <bin dir> <runtime option|SKIP>
+#   run_project_test.sh <make|cmake-compiler|cmake-launcher> <clang|gcc> <bin dir> <runtime option|DEFAULT|SKIP>
 set -euo pipefail
 mode=$1 family=$2 bindir=$3 runtime=$4
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$runtime" = SKIP ] && { echo "SKIP: no POMP2 library to link against in this build"; exit 77; }
+[ "$runtime" = DEFAULT ] && runtime=""
 case $family in
   clang) cc=clang-16 cxx=clang++-16 ;;
   gcc) cc=gcc cxx=g++ ;;
@@ -54,6 +55,7 @@ case $mode in
   *) echo "unknown mode $mode"; exit 2 ;;
 esac
 
-nm "$app" | grep -q 'POMP2_Parallel_fork' || { echo "FAIL: $app does not call POMP2"; exit 1; }
-OMP_NUM_THREADS=2 "$app"
+symbols=$(nm "$app")
+grep -q 'POMP2_Parallel_fork' <<< "$symbols" || { echo "FAIL: $app does not call POMP2"; exit 1; }
+(cd "$work" && OMP_NUM_THREADS=2 "$app")
 echo "PASS $mode ($family)"
