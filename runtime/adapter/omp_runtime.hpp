@@ -1,0 +1,31 @@
+// omp_runtime.hpp - the OpenMP runtime functions libompp uses, resolved from
+// the application at load time (libgomp or libomp).  libompp never links an
+// OpenMP runtime itself; without one (tests driving it from std::thread)
+// these are null and libompp behaves as if there were a single team level.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+int omp_get_level(void) __attribute__((weak));
+int omp_get_ancestor_thread_num(int level) __attribute__((weak));
+int omp_get_num_threads(void) __attribute__((weak));
+int omp_get_max_threads(void) __attribute__((weak));
+}
+
+namespace ompp::adapter {
+
+inline int omp_level() { return omp_get_level != nullptr ? omp_get_level() : 0; }
+
+// Identity of the thread at `level` of the current nesting (its ancestor
+// thread numbers), the key under which it publishes its forks.
+inline std::uint64_t thread_identity(int level) {
+    std::uint64_t key = 0xcbf29ce484222325ULL ^ static_cast<std::uint64_t>(level + 1);
+    if (omp_get_ancestor_thread_num == nullptr) return key;
+    for (int l = 1; l <= level; ++l) {
+        key = (key ^ static_cast<std::uint64_t>(omp_get_ancestor_thread_num(l) + 1)) * 0x100000001b3ULL;
+    }
+    return key;
+}
+
+}  // namespace ompp::adapter

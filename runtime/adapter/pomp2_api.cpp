@@ -1,0 +1,335 @@
+// The POMP2 C API (OPARI2 2.0.7 plus ompp's extensions) mapped onto the
+// measurement core.  Each call: one gate check, the region from its handle,
+// the clock, one ThreadState operation.
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_ompp.h>
+#include <pomp2/pomp2_user_lib.h>
+
+#include <atomic>
+
+#include "adapter/lifecycle.hpp"
+#include "adapter/omp_runtime.hpp"
+#include "analyses/analyses_step.hpp"
+#include "core/region_registry.hpp"
+
+#define OMPP_API __attribute__((visibility("default")))
+
+namespace {
+
+using ompp::adapter::gate;
+using ompp::adapter::measured;
+using ompp::core::Measurement;
+using ompp::core::RegionRecord;
+using ompp::core::RegionRegistry;
+using ompp::core::ThreadState;
+using K = ompp::model::RegionKind;
+using NK = ompp::model::NodeKind;
+
+const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    return RegionRegistry::instance().resolve(handle, ctc, fallback);
+}
+
+// enter/exit of a construct without scheduling points.
+void enter(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const RegionRecord& region = region_of(handle, ctc, fallback);
+    if (!measured(region.info.kind)) return;
+    m->this_thread().enter(region, m->now());
+}
+
+void exit(POMP2_Region_handle* handle, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (!measured(region.info.kind)) return;
+    m->this_thread().exit(region, m->now());
+}
+
+void begin_body(POMP2_Region_handle* handle, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (!measured(region.info.kind)) return;
+    m->this_thread().begin_body(region, m->now());
+}
+
+void end_body(POMP2_Region_handle* handle, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (!measured(region.info.kind)) return;
+    m->this_thread().end_body(region, m->now());
+}
+
+// Scheduling points: the old-task variable gets the current task on entry
+// and brings it back on exit, where the thread may have switched tasks.
+void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_task, const char* ctc, K fallback,
+                            NK node_kind = NK::Region) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    ThreadState& thread = m->this_thread();
+    if (old_task != nullptr) *old_task = thread.current_task();
+    const RegionRecord& region = region_of(handle, ctc, fallback);
+    if (!measured(region.info.kind)) return;
+    thread.enter(region, m->now(), node_kind);
+}
+
+void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task, K fallback,
+                           NK node_kind = NK::Region) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    ThreadState& thread = m->this_thread();
+    const auto now = m->now();
+    thread.resume(old_task, now);
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (!measured(region.info.kind)) return;
+    thread.exit(region, now, node_kind);
+}
+
+void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    m->this_thread().task_begin(region_of(handle, nullptr, fallback), task, m->now());
+}
+
+void task_end(POMP2_Region_handle* handle, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    m->this_thread().task_end(region_of(handle, nullptr, fallback), m->now());
+}
+
+void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
+                 const char* ctc) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] {
+        static std::atomic<POMP2_Task_handle> unmeasured{0};
+        if (new_task != nullptr) *new_task = -(++unmeasured);
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    ThreadState& thread = m->this_thread();
+    if (old_task != nullptr) *old_task = thread.current_task();
+    if (new_task != nullptr) *new_task = thread.new_task_handle();
+    thread.enter(region_of(handle, ctc, K::Task), m->now());
+}
+
+}  // namespace
+
+extern "C" {
+
+OMPP_API void POMP2_Assign_handle(POMP2_Region_handle* handle, const char ctc_string[]) {
+    region_of(handle, ctc_string, K::UserRegion);
+}
+
+OMPP_API void POMP2_USER_Assign_handle(POMP2_USER_Region_handle* handle, const char ctc_string[]) {
+    region_of(handle, ctc_string, K::UserRegion);
+}
+
+OMPP_API POMP2_Task_handle POMP2_Get_new_task_handle(void) {
+    Measurement* m = gate();
+    if (m == nullptr) return 0;
+    return m->this_thread().new_task_handle();
+}
+
+OMPP_API int POMP2_Lib_get_max_threads(void) { return omp_get_max_threads != nullptr ? omp_get_max_threads() : 1; }
+
+// Lifecycle and user regions (pomp2_user_lib.h).
+OMPP_API void POMP2_Init(void) { ompp::adapter::start(); }
+OMPP_API void POMP2_Finalize(void) { ompp::adapter::finalise(); }
+OMPP_API void POMP2_On(void) { ompp::adapter::switch_on(true); }
+OMPP_API void POMP2_Off(void) { ompp::adapter::switch_on(false); }
+OMPP_API void POMP2_Begin(POMP2_USER_Region_handle* handle, const char ctc_string[]) {
+    enter(handle, ctc_string, K::UserRegion);
+}
+OMPP_API void POMP2_End(POMP2_USER_Region_handle* handle) { exit(handle, K::UserRegion); }
+
+OMPP_API void POMP2_USER_Begin_named(POMP2_Region_handle* handle, const char* name, const char* file, int line) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const auto* region = handle != nullptr
+                             ? static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE))
+                             : nullptr;
+    if (region == nullptr) {
+        region = &RegionRegistry::instance().named(K::UserRegion, name != nullptr ? name : "", file != nullptr ? file : "",
+                                                   line);
+        if (handle != nullptr) __atomic_store_n(handle, const_cast<RegionRecord*>(region), __ATOMIC_RELEASE);
+    }
+    if (!measured(K::UserRegion)) return;
+    m->this_thread().enter(*region, m->now());
+}
+
+OMPP_API void POMP2_USER_End_named(const char* name, const char* file, int line) {
+    Measurement* m = gate();
+    if (m == nullptr || !measured(K::UserRegion)) [[unlikely]] return;
+    m->this_thread().exit_named(name != nullptr ? name : "", file != nullptr ? file : "", line, m->now());
+}
+
+OMPP_API void POMP2_USER_Snapshot(const char* label) {
+    if (Measurement* m = gate()) ompp::analyses::on_user_snapshot(*m, label != nullptr ? label : "");
+}
+
+// Parallel regions.
+OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads,
+                                  POMP2_Task_handle* old_task, const char ctc_string[]) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    ThreadState& thread = m->this_thread();
+    if (old_task != nullptr) *old_task = thread.current_task();
+    if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
+        m->note_team_size(static_cast<std::uint32_t>(num_threads));
+    }
+    thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
+                ompp::adapter::thread_identity(ompp::adapter::omp_level()));
+}
+
+OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const auto now = m->now();
+    const int level = ompp::adapter::omp_level();
+    if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
+    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now,
+                                    {ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level});
+}
+
+OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    m->this_thread().parallel_end(region_of(handle, nullptr, K::Parallel), m->now());
+}
+
+OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    ThreadState& thread = m->this_thread();
+    const auto now = m->now();
+    thread.resume(old_task, now);
+    thread.join(region_of(handle, nullptr, K::Parallel), now);
+}
+
+// Synchronisation.
+OMPP_API void POMP2_Atomic_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Atomic); }
+OMPP_API void POMP2_Atomic_exit(POMP2_Region_handle* h) { exit(h, K::Atomic); }
+OMPP_API void POMP2_Flush_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Flush); }
+OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
+OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    enter_scheduling_point(h, old_task, ctc, K::Barrier);
+}
+OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Barrier);
+}
+OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
+    enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier);
+}
+OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
+}
+OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Critical); }
+OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
+OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) { begin_body(h, K::Critical); }
+OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) { end_body(h, K::Critical); }
+OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
+OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }
+OMPP_API void POMP2_Ordered_begin(POMP2_Region_handle* h) { begin_body(h, K::Ordered); }
+OMPP_API void POMP2_Ordered_end(POMP2_Region_handle* h) { end_body(h, K::Ordered); }
+
+// Worksharing.
+OMPP_API void POMP2_For_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Loop); }
+OMPP_API void POMP2_For_exit(POMP2_Region_handle* h) { exit(h, K::Loop); }
+OMPP_API void POMP2_Master_begin(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Master); }
+OMPP_API void POMP2_Master_end(POMP2_Region_handle* h) { exit(h, K::Master); }
+OMPP_API void POMP2_Masked_begin(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Masked); }
+OMPP_API void POMP2_Masked_end(POMP2_Region_handle* h) { exit(h, K::Masked); }
+OMPP_API void POMP2_Sections_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Sections); }
+OMPP_API void POMP2_Sections_exit(POMP2_Region_handle* h) { exit(h, K::Sections); }
+// OPARI2 passes the sections' handle (a sectT/sectC phase of it); ompp's
+// native mode may give a section its own handle (its own node).
+OMPP_API void POMP2_Section_begin(POMP2_Region_handle* h, const char ctc[]) {
+    if (region_of(h, ctc, K::Section).info.kind == K::Section) {
+        enter(h, ctc, K::Section);
+    } else {
+        begin_body(h, K::Sections);
+    }
+}
+OMPP_API void POMP2_Section_end(POMP2_Region_handle* h) {
+    if (region_of(h, nullptr, K::Section).info.kind == K::Section) {
+        exit(h, K::Section);
+    } else {
+        end_body(h, K::Sections);
+    }
+}
+OMPP_API void POMP2_Single_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Single); }
+OMPP_API void POMP2_Single_exit(POMP2_Region_handle* h) { exit(h, K::Single); }
+OMPP_API void POMP2_Single_begin(POMP2_Region_handle* h) { begin_body(h, K::Single); }
+OMPP_API void POMP2_Single_end(POMP2_Region_handle* h) { end_body(h, K::Single); }
+OMPP_API void POMP2_Workshare_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Workshare); }
+OMPP_API void POMP2_Workshare_exit(POMP2_Region_handle* h) { exit(h, K::Workshare); }
+OMPP_API void POMP2_Scope_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Scope); }
+OMPP_API void POMP2_Scope_exit(POMP2_Region_handle* h) { exit(h, K::Scope); }
+OMPP_API void POMP2_Cancel_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Cancel); }
+OMPP_API void POMP2_Cancel_exit(POMP2_Region_handle* h) { exit(h, K::Cancel); }
+OMPP_API void POMP2_Cancellation_point_enter(POMP2_Region_handle* h, const char ctc[]) {
+    enter(h, ctc, K::CancellationPoint);
+}
+OMPP_API void POMP2_Cancellation_point_exit(POMP2_Region_handle* h) { exit(h, K::CancellationPoint); }
+
+// Tasks.
+OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                      POMP2_Task_handle* old_task, int, const char ctc[]) {
+    create_task(h, new_task, old_task, ctc);
+}
+OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Task);
+}
+OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
+OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                             POMP2_Task_handle* old_task, int, const char ctc[]) {
+    create_task(h, new_task, old_task, ctc);
+}
+OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Task);
+}
+OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    task_begin(h, task, K::Task);
+}
+OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+}
+OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Taskwait);
+}
+OMPP_API void POMP2_Taskgroup_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    enter_scheduling_point(h, old_task, ctc, K::Taskgroup);
+}
+OMPP_API void POMP2_Taskgroup_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Taskgroup);
+}
+OMPP_API void POMP2_Taskgroup_begin(POMP2_Region_handle* h) { begin_body(h, K::Taskgroup); }
+OMPP_API void POMP2_Taskgroup_end(POMP2_Region_handle* h) { end_body(h, K::Taskgroup); }
+OMPP_API void POMP2_Taskyield_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    enter_scheduling_point(h, old_task, ctc, K::Taskyield);
+}
+OMPP_API void POMP2_Taskyield_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Taskyield);
+}
+OMPP_API void POMP2_Taskloop_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    enter_scheduling_point(h, old_task, ctc, K::Taskloop);
+}
+OMPP_API void POMP2_Taskloop_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    exit_scheduling_point(h, old_task, K::Taskloop);
+}
+OMPP_API void POMP2_Taskloop_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    task_begin(h, task, K::Taskloop);
+}
+OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) { task_end(h, K::Taskloop); }
+
+}  // extern "C"

@@ -1,0 +1,33 @@
+// analyses_step.hpp - where the analyses plug into the runtime's pipeline:
+//
+//   measurement core -> model::Profile -> run_analyses() -> writers
+//
+// runtime/analyses/ (overheads, properties, control flow, snapshots) and
+// runtime/counters/ fill these functions in; until they do, the profile
+// passes through unchanged.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "config/options.hpp"
+#include "core/measurement.hpp"
+#include "model/profile.hpp"
+
+namespace ompp::analyses {
+
+// Measurement starts (before any event is recorded): install counter
+// sources, start the snapshot thread.
+void on_measurement_start(core::Measurement& measurement, const config::Config& config);
+
+// POMP2_USER_Snapshot(label).
+void on_user_snapshot(core::Measurement& measurement, std::string_view label);
+
+// Measurement has stopped; `profile` is complete except for the analyses'
+// results (overheads, properties, snapshots, counter names), added here.
+void run_analyses(model::Profile& profile, const config::Config& config);
+
+// Appends the analyses' sections to the text report (after the runtime's).
+void append_text_sections(std::string& out, const model::Profile& profile);
+
+}  // namespace ompp::analyses

@@ -1,0 +1,118 @@
+#include "core/ctc.hpp"
+
+#include <array>
+#include <charconv>
+#include <utility>
+
+namespace ompp::core {
+namespace {
+
+int to_int(std::string_view text) {
+    int value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+// "<file>:<first>:<last>"; the file name may itself contain ':'.
+model::SourceRange parse_location(std::string_view text) {
+    model::SourceRange range;
+    const auto last_colon = text.rfind(':');
+    if (last_colon == std::string_view::npos) {
+        range.file = std::string(text);
+        return range;
+    }
+    const auto first_colon = text.rfind(':', last_colon - 1);
+    if (first_colon == std::string_view::npos || last_colon == 0) {
+        range.file = std::string(text.substr(0, last_colon));
+        range.first_line = range.last_line = to_int(text.substr(last_colon + 1));
+        return range;
+    }
+    range.file = std::string(text.substr(0, first_colon));
+    range.first_line = to_int(text.substr(first_colon + 1, last_colon - first_colon - 1));
+    range.last_line = to_int(text.substr(last_colon + 1));
+    return range;
+}
+
+}  // namespace
+
+std::optional<CtcInfo> parse_ctc(std::string_view ctc) {
+    CtcInfo info;
+    bool has_type = false;
+    // Fields are separated by '*'; the first is the length, the last two empty.
+    std::size_t pos = ctc.find('*');
+    while (pos != std::string_view::npos && pos < ctc.size()) {
+        const std::size_t next = ctc.find('*', pos + 1);
+        const std::string_view field =
+            ctc.substr(pos + 1, (next == std::string_view::npos ? ctc.size() : next) - pos - 1);
+        pos = next;
+        const auto eq = field.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string_view key = field.substr(0, eq);
+        const std::string_view value = field.substr(eq + 1);
+        if (key == "regionType") {
+            info.region_type = std::string(value);
+            has_type = true;
+        } else if (key == "sscl") {
+            info.directive = parse_location(value);
+        } else if (key == "escl") {
+            info.block_end = parse_location(value);
+        } else if (key == "criticalName" || key == "userRegionName") {
+            info.name = std::string(value);
+        } else if (key == "numSections") {
+            info.num_sections = to_int(value);
+        } else if (key.starts_with("has")) {
+            if (key == "hasUntied") info.untied = true;
+            info.clauses.emplace_back(key.substr(3));
+        }
+    }
+    if (!has_type) return std::nullopt;
+    return info;
+}
+
+std::optional<model::RegionKind> region_kind_of(std::string_view type) {
+    using K = model::RegionKind;
+    static constexpr std::array<std::pair<std::string_view, K>, 36> kTypes{{
+        {"parallel", K::Parallel},
+        {"for", K::Loop},
+        {"do", K::Loop},
+        {"loop", K::Loop},
+        {"forsimd", K::Loop},
+        {"sections", K::Sections},
+        {"section", K::Section},
+        {"single", K::Single},
+        {"master", K::Master},
+        {"masked", K::Masked},
+        {"critical", K::Critical},
+        {"atomic", K::Atomic},
+        {"flush", K::Flush},
+        {"barrier", K::Barrier},
+        {"ordered", K::Ordered},
+        {"ordereddepend", K::Ordered},
+        {"task", K::Task},
+        {"taskuntied", K::Task},
+        {"taskwait", K::Taskwait},
+        {"taskgroup", K::Taskgroup},
+        {"taskloop", K::Taskloop},
+        {"taskyield", K::Taskyield},
+        {"parallelfor", K::ParallelLoop},
+        {"paralleldo", K::ParallelLoop},
+        {"parallelforsimd", K::ParallelLoop},
+        {"parallelworkshare", K::ParallelLoop},
+        {"parallelsections", K::ParallelSections},
+        {"parallelmaster", K::ParallelMaster},
+        {"parallelmasked", K::ParallelMaster},
+        {"workshare", K::Workshare},
+        {"scope", K::Scope},
+        {"cancel", K::Cancel},
+        {"cancellationpoint", K::CancellationPoint},
+        {"userRegion", K::UserRegion},
+        {"region", K::UserRegion},
+        {"lock", K::Lock},
+    }};
+    for (const auto& [name, kind] : kTypes) {
+        if (name == type) return kind;
+    }
+    return std::nullopt;
+}
+
+}  // namespace ompp::core

@@ -1,0 +1,100 @@
+#include "core/measurement.hpp"
+
+namespace ompp::core {
+namespace {
+
+std::atomic<std::uint64_t> g_next_generation{1};
+
+std::uint64_t mix(std::uint64_t key) {
+    // splitmix64 finaliser: spreads ancestor tuples over the table.
+    key += 0x9e3779b97f4a7c15ULL;
+    key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
+    return key ^ (key >> 31);
+}
+
+}  // namespace
+
+__thread ThreadBinding t_binding __attribute__((tls_model("initial-exec"))) = {0, nullptr};
+
+const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
+    const std::size_t start = mix(key) % kSlots;
+    for (std::size_t probe = 0; probe < kSlots; ++probe) {
+        const Slot& slot = slots_[(start + probe) % kSlots];
+        const std::uint64_t found = slot.key.load(std::memory_order_acquire);
+        if (found == key) return &slot;
+        if (found == 0) return nullptr;
+    }
+    return &overflow_;
+}
+
+void ForkTable::publish(std::uint64_t key, const ForkRecord& record) {
+    key = key == 0 ? 1 : key;  // 0 marks a free slot
+    const std::size_t start = mix(key) % kSlots;
+    Slot* target = &overflow_;
+    for (std::size_t probe = 0; probe < kSlots; ++probe) {
+        Slot& slot = slots_[(start + probe) % kSlots];
+        std::uint64_t found = slot.key.load(std::memory_order_acquire);
+        if (found == 0 && slot.key.compare_exchange_strong(found, key, std::memory_order_acq_rel)) found = key;
+        if (found == key) {
+            target = &slot;
+            break;
+        }
+    }
+    target->time.store(record.time, std::memory_order_relaxed);
+    target->thread.store(record.thread, std::memory_order_relaxed);
+    target->node.store(record.node, std::memory_order_release);
+}
+
+ForkRecord ForkTable::find(std::uint64_t key) const {
+    key = key == 0 ? 1 : key;
+    const Slot* slot = slot_for(key);
+    if (slot == nullptr) return {};
+    ForkRecord record;
+    record.node = slot->node.load(std::memory_order_acquire);
+    record.time = slot->time.load(std::memory_order_relaxed);
+    record.thread = slot->thread.load(std::memory_order_relaxed);
+    return record;
+}
+
+Measurement::Measurement(Clock clock)
+    : clock_(clock), start_(clock_.now()), generation_(g_next_generation.fetch_add(1)) {}
+
+Measurement::~Measurement() = default;
+
+void Measurement::set_counter_reader_factory(CounterReaderFactory factory) {
+    std::lock_guard lock(threads_mutex_);
+    counter_factory_ = std::move(factory);
+}
+
+ThreadState& Measurement::attach_this_thread() {
+    std::unique_ptr<CounterReader> counters;
+    std::unique_lock lock(threads_mutex_);
+    if (counter_factory_) {
+        CounterReaderFactory factory = counter_factory_;
+        lock.unlock();
+        counters = factory();  // may be slow (PAPI): not under the lock
+        lock.lock();
+    }
+    const auto id = static_cast<std::uint32_t>(threads_.size());
+    threads_.push_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
+    t_binding = ThreadBinding{generation_, threads_.back().get()};
+    return *threads_.back();
+}
+
+void Measurement::note_team_size(std::uint32_t size) {
+    std::uint32_t seen = max_team_size_.load(std::memory_order_relaxed);
+    while (size > seen && !max_team_size_.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
+    }
+}
+
+void Measurement::for_each_thread(const std::function<void(const ThreadState&)>& visit) const {
+    std::vector<const ThreadState*> threads;
+    {
+        std::lock_guard lock(threads_mutex_);
+        for (const auto& thread : threads_) threads.push_back(thread.get());
+    }
+    for (const ThreadState* thread : threads) visit(*thread);
+}
+
+}  // namespace ompp::core

@@ -1,0 +1,156 @@
+// node.hpp - call-tree nodes of one thread, and the per-thread pools they
+// come from.
+//
+// Concurrency contract (a snapshot thread reads while the owner measures):
+//  - identity fields (kind, region, parent, fork_origin) are written before
+//    the node is published and never change afterwards;
+//  - child and predecessor lists are append-only and published with release
+//    stores; readers follow them with acquire loads;
+//  - metrics are std::atomic with a single writer (the owning thread), updated
+//    by relaxed load+store - no read-modify-write, no locks;
+//  - fields marked "owner only" are never read by other threads.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "model/profile.hpp"
+
+namespace ompp::core {
+
+struct RegionRecord;
+
+// A single-writer metric that other threads may read at any time.
+class RelaxedCounter {
+public:
+    explicit RelaxedCounter(std::uint64_t initial = 0) : value_(initial) {}
+    std::uint64_t get() const { return value_.load(std::memory_order_relaxed); }
+    void set(std::uint64_t v) { value_.store(v, std::memory_order_relaxed); }
+    void add(std::uint64_t delta) { set(get() + delta); }
+    void lower_to(std::uint64_t v) {
+        if (v < get()) set(v);
+    }
+    void raise_to(std::uint64_t v) {
+        if (v > get()) set(v);
+    }
+
+private:
+    std::atomic<std::uint64_t> value_;
+};
+
+inline constexpr std::uint64_t kNoVisitYet = std::numeric_limits<std::uint64_t>::max();
+
+// Times are ticks of the measurement clock.
+struct NodeMetrics {
+    RelaxedCounter visits;
+    RelaxedCounter inclusive;
+    RelaxedCounter shortest{kNoVisitYet};
+    RelaxedCounter longest;
+    RelaxedCounter body;        // bodyT / sectT / singleT
+    RelaxedCounter body_count;  // sectC / singleC
+    RelaxedCounter enter;       // enterT
+    RelaxedCounter exit;        // exitT
+    RelaxedCounter startup;     // startupT
+    RelaxedCounter shutdown;    // shutdwnT
+    std::array<RelaxedCounter, model::kMaxCounters> counters;  // inclusive counter deltas
+
+    void record_visit(Ticks duration) {
+        visits.add(1);
+        inclusive.add(duration);
+        shortest.lower_to(duration);
+        longest.raise_to(duration);
+    }
+    // Adds another node's measurements (merging a finished task instance).
+    void absorb(const NodeMetrics& other);
+    void reset();
+};
+
+struct Node;
+
+// How often the owner entered a node right after `predecessor` (its parent
+// or the sibling it exited just before): ompP's control-flow record.
+struct PredecessorEntry {
+    const Node* predecessor = nullptr;
+    RelaxedCounter count;
+    std::atomic<PredecessorEntry*> next{nullptr};
+    PredecessorEntry* next_free = nullptr;  // owner only
+};
+
+struct Node {
+    // Identity: fixed before publication.
+    model::NodeKind kind = model::NodeKind::Root;
+    const RegionRecord* region = nullptr;
+    Node* parent = nullptr;
+    // For a worker thread's parallel-region node: the fork node in the
+    // forking thread's tree it belongs under.
+    const Node* fork_origin = nullptr;
+
+    std::atomic<Node*> first_child{nullptr};
+    std::atomic<Node*> next_sibling{nullptr};
+    std::atomic<PredecessorEntry*> first_predecessor{nullptr};
+    // Set when a finished task instance's node was merged into its task
+    // construct's tree: readers that hold a pointer to it follow this.
+    std::atomic<Node*> merged_into{nullptr};
+    // A parallel region was forked here; worker trees point at this node, so
+    // it is never recycled.
+    std::atomic<bool> fork_point{false};
+    // Task roots: the largest number of instances of this construct that
+    // were active at once on the owning thread (the seed's Table II).
+    RelaxedCounter max_active_instances;
+
+    NodeMetrics metrics;
+
+    // Owner only.
+    Node* last_child = nullptr;
+    PredecessorEntry* last_predecessor = nullptr;  // hit cache
+    std::uint32_t active_instances = 0;
+    Node* next_free = nullptr;
+
+    // Reader side.
+    Node* child_list() const { return first_child.load(std::memory_order_acquire); }
+    Node* sibling() const { return next_sibling.load(std::memory_order_acquire); }
+    PredecessorEntry* predecessor_list() const { return first_predecessor.load(std::memory_order_acquire); }
+    const Node* resolved() const;  // follows merged_into
+};
+
+// Fixed-size blocks, bump allocation, and a free list for recycled objects:
+// after warm-up nothing is allocated.  Owned and used by one thread.
+template <typename T, std::size_t kBlockSize = 256>
+class BlockPool {
+public:
+    T* allocate() {
+        if (free_ != nullptr) {
+            T* object = free_;
+            free_ = object->next_free;
+            object->next_free = nullptr;
+            ++live_;
+            return object;
+        }
+        if (blocks_.empty() || used_ == kBlockSize) {
+            blocks_.push_back(std::make_unique<T[]>(kBlockSize));
+            used_ = 0;
+        }
+        ++live_;
+        return &blocks_.back()[used_++];
+    }
+    void release(T* object) {
+        object->next_free = free_;
+        free_ = object;
+        --live_;
+    }
+    std::size_t live() const { return live_; }
+    std::size_t bytes_reserved() const { return blocks_.size() * kBlockSize * sizeof(T); }
+
+private:
+    std::vector<std::unique_ptr<T[]>> blocks_;
+    std::size_t used_ = 0;
+    T* free_ = nullptr;
+    std::size_t live_ = 0;
+};
+
+}  // namespace ompp::core

@@ -1,0 +1,256 @@
+// Turns the per-thread trees into the model: one node per call path, with a
+// metrics entry per thread that visited it.  Worker threads' trees are hung
+// under the node where their team was forked, task trees under the root.
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/measurement.hpp"
+
+namespace ompp::core {
+namespace {
+
+using model::NodeKind;
+
+std::optional<std::uint32_t> region_id(const Node& node) {
+    if (node.region == nullptr) return std::nullopt;
+    return node.region->info.id;
+}
+
+class ProfileBuilder {
+public:
+    ProfileBuilder(model::Profile& profile, double seconds_per_tick)
+        : profile_(profile), seconds_per_tick_(seconds_per_tick) {}
+
+    void build(const std::vector<const ThreadState*>& threads, double wall_s) {
+        model::Node& root = profile_.nodes.emplace_back();
+        root.kind = NodeKind::Root;
+        if (threads.empty()) return;
+        for (const ThreadState* thread : threads) index_workers(*thread, thread->root());
+        for (const ThreadState* thread : threads) {
+            model_id_[&thread->root()] = 0;
+            visit_root(*thread, thread == threads.front() ? std::optional<double>(wall_s) : std::nullopt);
+        }
+        // Workers whose fork point is not (yet) in any tree: under the root.
+        for (const auto& [fork, starts] : workers_by_fork_) {
+            for (const auto& [thread, start] : starts) {
+                if (!visited_starts_.contains(start)) visit(*thread, *start, node_id(0, *start));
+            }
+        }
+        resolve_predecessors();
+        summarise_tasks();
+    }
+
+private:
+    double seconds(std::uint64_t ticks) const { return static_cast<double>(ticks) * seconds_per_tick_; }
+
+    void index_workers(const ThreadState& thread, const Node& node) {
+        for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
+            if (child->fork_origin != nullptr) {
+                workers_by_fork_[child->fork_origin->resolved()].emplace_back(&thread, child);
+            }
+            index_workers(thread, *child);
+        }
+    }
+
+    std::uint32_t node_id(std::uint32_t parent, const Node& node) {
+        const auto key = std::make_tuple(parent, static_cast<int>(node.kind), region_id(node).value_or(0));
+        if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+        const auto id = static_cast<std::uint32_t>(profile_.nodes.size());
+        model::Node& added = profile_.nodes.emplace_back();
+        added.id = id;
+        added.parent = parent;
+        added.kind = node.kind;
+        added.region = region_id(node);
+        ids_.emplace(key, id);
+        return id;
+    }
+
+    model::ThreadMetrics& metrics_of(std::uint32_t id, std::uint32_t thread) {
+        auto& entries = profile_.nodes[id].threads;
+        for (auto& entry : entries) {
+            if (entry.thread == thread) return entry;
+        }
+        model::ThreadMetrics& added = entries.emplace_back();
+        added.thread = thread;
+        return added;
+    }
+
+    void visit_root(const ThreadState& thread, std::optional<double> wall_s) {
+        double children_s = 0;
+        bool has_regular_children = false;
+        for (const Node* child = thread.root().child_list(); child != nullptr; child = child->sibling()) {
+            if (child->fork_origin != nullptr) continue;  // reached through its fork point
+            if (child->kind == NodeKind::TaskRoot) {
+                visit(thread, *child, node_id(0, *child));
+                continue;
+            }
+            has_regular_children = true;
+            children_s += seconds(child->metrics.inclusive.get());
+            visit(thread, *child, node_id(0, *child));
+        }
+        if (!wall_s && !has_regular_children) return;
+        model::ThreadMetrics& root = metrics_of(0, thread.id());
+        root.visits = 1;
+        root.inclusive_s = std::max(wall_s.value_or(children_s), children_s);
+        root.min_s = root.max_s = root.inclusive_s;
+        root.exclusive_s = root.inclusive_s - children_s;
+    }
+
+    void visit(const ThreadState& thread, const Node& node, std::uint32_t id) {
+        model_id_[&node] = id;
+        pending_predecessors_.emplace_back(id, thread.id(), &node);
+        if (node.fork_origin != nullptr) visited_starts_.insert(&node);
+        if (node.kind == NodeKind::TaskRoot) {
+            auto& most = max_active_[region_id(node).value_or(0)];
+            most = std::max(most, node.max_active_instances.get());
+        }
+        add_metrics(metrics_of(id, thread.id()), node);
+        for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
+            if (child->fork_origin != nullptr) continue;
+            visit(thread, *child, node_id(id, *child));
+        }
+        if (auto it = workers_by_fork_.find(&node); it != workers_by_fork_.end()) {
+            for (const auto& [worker, start] : it->second) {
+                if (!visited_starts_.contains(start)) visit(*worker, *start, id);
+            }
+        }
+    }
+
+    void add_metrics(model::ThreadMetrics& out, const Node& node) {
+        const NodeMetrics& m = node.metrics;
+        const std::uint64_t visits = m.visits.get();
+        const std::uint64_t inclusive = m.inclusive.get();
+        std::uint64_t children = 0;
+        std::uint64_t tasks = 0;
+        model::ThreadMetrics sums;
+        std::array<std::uint64_t, model::kMaxCounters> children_counters{};
+        for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
+            if (child->fork_origin != nullptr) continue;
+            const std::uint64_t child_inclusive = child->metrics.inclusive.get();
+            children += child_inclusive;
+            for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
+                children_counters[i] += child->metrics.counters[i].get();
+            }
+            if (child->kind == NodeKind::TaskStub) tasks += child_inclusive;
+            if (child->kind == NodeKind::ImplicitBarrier) {
+                for (const Node* inner = child->child_list(); inner != nullptr; inner = inner->sibling()) {
+                    if (inner->kind == NodeKind::TaskStub) tasks += inner->metrics.inclusive.get();
+                }
+            }
+        }
+        if (visits > 0) {
+            const double shortest = seconds(m.shortest.get());
+            out.min_s = out.visits > 0 ? std::min(out.min_s, shortest) : shortest;
+            out.max_s = std::max(out.max_s, seconds(m.longest.get()));
+        }
+        out.visits += visits;
+        out.inclusive_s += seconds(inclusive);
+        // A snapshot may see children updated after their parent: clamp.
+        out.exclusive_s += seconds(inclusive > children ? inclusive - children : 0);
+        out.body_s += seconds(m.body.get());
+        out.body_count += m.body_count.get();
+        out.enter_s += seconds(m.enter.get());
+        out.exit_s += seconds(m.exit.get());
+        out.startup_s += seconds(m.startup.get());
+        out.shutdown_s += seconds(m.shutdown.get());
+        out.task_s += seconds(tasks);
+        if (node.kind == NodeKind::TaskStub) out.task_switches += visits;
+        for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
+            const std::uint64_t own = m.counters[i].get();
+            out.counters_inclusive[i] += static_cast<double>(own);
+            out.counters_exclusive[i] += static_cast<double>(own > children_counters[i] ? own - children_counters[i] : 0);
+        }
+    }
+
+    void resolve_predecessors() {
+        std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> counts;
+        for (const auto& [id, thread, node] : pending_predecessors_) {
+            for (const PredecessorEntry* e = node->predecessor_list(); e != nullptr;
+                 e = e->next.load(std::memory_order_acquire)) {
+                auto it = model_id_.find(e->predecessor->resolved());
+                if (it == model_id_.end()) continue;
+                counts[{id, it->second, thread}] += e->count.get();
+            }
+        }
+        for (const auto& [key, count] : counts) {
+            const auto& [id, predecessor, thread] = key;
+            profile_.nodes[id].predecessors.push_back({predecessor, thread, count});
+        }
+    }
+
+    void summarise_tasks() {
+        std::map<std::uint32_t, double> creation_s;
+        for (const model::Node& node : profile_.nodes) {
+            if (node.kind != NodeKind::Region || !node.region) continue;
+            for (const auto& m : node.threads) creation_s[*node.region] += m.inclusive_s;
+        }
+        std::map<std::uint32_t, model::TaskStatistics> tasks;
+        for (const model::Node& node : profile_.nodes) {
+            if (node.kind != NodeKind::TaskRoot || !node.region) continue;
+            model::TaskStatistics& stats = tasks[*node.region];
+            stats.region = *node.region;
+            double total = stats.mean_s * static_cast<double>(stats.instances);
+            for (const auto& m : node.threads) {
+                if (m.visits == 0) continue;
+                stats.min_s = stats.instances > 0 ? std::min(stats.min_s, m.min_s) : m.min_s;
+                stats.max_s = std::max(stats.max_s, m.max_s);
+                stats.instances += m.visits;
+                total += m.inclusive_s;
+            }
+            stats.mean_s = stats.instances > 0 ? total / static_cast<double>(stats.instances) : 0;
+            stats.creation_s = creation_s[*node.region];
+            stats.max_concurrent_per_thread = max_active_[*node.region];
+        }
+        for (auto& [region, stats] : tasks) profile_.tasks.push_back(stats);
+    }
+
+    model::Profile& profile_;
+    const double seconds_per_tick_;
+    std::unordered_map<const Node*, std::vector<std::pair<const ThreadState*, const Node*>>> workers_by_fork_;
+    std::unordered_set<const Node*> visited_starts_;
+    std::unordered_map<const Node*, std::uint32_t> model_id_;
+    std::map<std::tuple<std::uint32_t, int, std::uint32_t>, std::uint32_t> ids_;
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, const Node*>> pending_predecessors_;
+    std::unordered_map<std::uint32_t, std::uint64_t> max_active_;
+};
+
+void merge_warnings(std::vector<model::Warning>& into, const std::vector<model::Warning>& from) {
+    for (const auto& warning : from) {
+        auto same = std::find_if(into.begin(), into.end(), [&](const auto& w) { return w.text == warning.text; });
+        if (same != into.end()) {
+            same->occurrences += warning.occurrences;
+        } else {
+            into.push_back(warning);
+        }
+    }
+}
+
+}  // namespace
+
+model::Profile Measurement::build_profile() const {
+    model::Profile profile;
+    const RegionRegistry& registry = RegionRegistry::instance();
+    profile.regions = registry.regions();
+    std::vector<const ThreadState*> threads;
+    for_each_thread([&](const ThreadState& thread) { threads.push_back(&thread); });
+    const double seconds_per_tick = clock_.seconds_per_tick();
+    const Ticks now = clock_.now();
+    profile.wall_time_s = static_cast<double>(now > start_ ? now - start_ : 0) * seconds_per_tick;
+    profile.threads = std::max<std::uint32_t>(max_team_size(), 1);
+    ProfileBuilder(profile, seconds_per_tick).build(threads, profile.wall_time_s);
+    for (const ThreadState* thread : threads) {
+        profile.threads_info.push_back({thread->id(), thread->team_level(), thread->parent_thread()});
+        merge_warnings(profile.warnings, thread->warnings());
+    }
+    for (const std::string& problem : registry.problems()) {
+        model::Warning warning;
+        warning.text = problem;
+        merge_warnings(profile.warnings, {warning});
+    }
+    return profile;
+}
+
+}  // namespace ompp::core

@@ -1,0 +1,104 @@
+#include "core/region_registry.hpp"
+
+#include <fmt/format.h>
+
+#include "core/ctc.hpp"
+#include "model/names.hpp"
+
+namespace ompp::core {
+namespace {
+
+// The length prefix differs when only the path spelling differs in length,
+// so the key is the content after the first '*'.
+std::string_view ctc_content(std::string_view ctc) {
+    const auto star = ctc.find('*');
+    return star == std::string_view::npos ? ctc : ctc.substr(star);
+}
+
+}  // namespace
+
+RegionRegistry& RegionRegistry::instance() {
+    // Leaked on purpose: handles keep pointing at records until the very end
+    // of the process, after static destructors of other libraries.
+    static auto* registry = new RegionRegistry();
+    return *registry;
+}
+
+const RegionRecord& RegionRegistry::intern(std::string key, const model::Region& info, bool untied) {
+    if (auto it = by_key_.find(key); it != by_key_.end()) return *it->second;
+    RegionRecord& record = records_.emplace_back();
+    record.info = info;
+    record.info.id = static_cast<std::uint32_t>(records_.size());
+    record.untied = untied;
+    by_key_.emplace(std::move(key), &record);
+    return record;
+}
+
+const RegionRecord& RegionRegistry::register_handle(void** handle, const char* ctc, model::RegionKind fallback) {
+    std::lock_guard lock(mutex_);
+    if (handle != nullptr) {
+        // Another thread may have won the race while we waited for the lock.
+        if (const auto* known = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE))) {
+            return *known;
+        }
+    }
+    const RegionRecord* record = nullptr;
+    const std::optional<CtcInfo> parsed = ctc != nullptr ? parse_ctc(ctc) : std::nullopt;
+    std::optional<model::RegionKind> kind = parsed ? region_kind_of(parsed->region_type) : std::nullopt;
+    if (parsed && kind) {
+        model::Region info;
+        info.kind = *kind;
+        info.name = parsed->name;
+        info.directive = parsed->directive;
+        info.block_end = parsed->block_end;
+        record = &intern(std::string(ctc_content(ctc)), info, parsed->untied || parsed->region_type == "taskuntied");
+    } else {
+        if (ctc != nullptr) {
+            problems_.push_back(parsed ? fmt::format("unknown regionType '{}' in CTC string \"{}\"",
+                                                     parsed->region_type, ctc)
+                                       : fmt::format("unparseable CTC string \"{}\"", ctc));
+        }
+        // One region per handle, so its events still nest and can be found.
+        model::Region info;
+        info.kind = fallback;
+        info.name = fmt::format("unregistered {}", model::to_string(fallback));
+        info.directive.file = "<unknown>";
+        record = &intern(fmt::format("handle:{}", static_cast<const void*>(handle)), info, false);
+    }
+    if (handle != nullptr) __atomic_store_n(handle, const_cast<RegionRecord*>(record), __ATOMIC_RELEASE);
+    return *record;
+}
+
+const RegionRecord& RegionRegistry::named(model::RegionKind kind, std::string_view name, std::string_view file,
+                                          int line) {
+    std::lock_guard lock(mutex_);
+    model::Region info;
+    info.kind = kind;
+    info.name = std::string(name);
+    info.directive = {std::string(file), line, line};
+    info.block_end = info.directive;
+    return intern(fmt::format("named:{}:{}:{}:{}", model::to_string(kind), name, file, line), info, false);
+}
+
+const RegionRecord& RegionRegistry::lock(const void* lock_address) {
+    std::lock_guard lock(mutex_);
+    model::Region info;
+    info.kind = model::RegionKind::Lock;
+    info.name = fmt::format("lock {}", lock_address);
+    return intern(fmt::format("lock:{}", lock_address), info, false);
+}
+
+std::vector<model::Region> RegionRegistry::regions() const {
+    std::lock_guard lock(mutex_);
+    std::vector<model::Region> out;
+    out.reserve(records_.size());
+    for (const auto& record : records_) out.push_back(record.info);
+    return out;
+}
+
+std::vector<std::string> RegionRegistry::problems() const {
+    std::lock_guard lock(mutex_);
+    return problems_;
+}
+
+}  // namespace ompp::core

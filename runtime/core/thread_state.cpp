@@ -1,0 +1,472 @@
+#include "core/thread_state.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/measurement.hpp"
+#include "model/names.hpp"
+
+namespace ompp::core {
+namespace {
+
+using model::NodeKind;
+using model::RegionKind;
+
+// Constructs whose time between body end and exit is ompP's exitT, and whose
+// time between enter and body begin is its enterT.
+bool has_enter_exit_phases(RegionKind kind) {
+    return kind == RegionKind::Critical || kind == RegionKind::Ordered || kind == RegionKind::Lock;
+}
+
+std::string describe(const RegionRecord* region) {
+    if (region == nullptr) return "unknown region";
+    const model::Region& info = region->info;
+    std::string text = fmt::format("R{:05} {}", info.id, model::report_name(info.kind));
+    if (info.name) text += fmt::format(" '{}'", *info.name);
+    if (!info.directive.file.empty()) {
+        text += fmt::format(" {} ({}-{})", info.directive.file, info.directive.first_line,
+                            std::max(info.block_end.last_line, info.directive.first_line));
+    }
+    return text;
+}
+
+Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
+
+}  // namespace
+
+void NodeMetrics::absorb(const NodeMetrics& other) {
+    visits.add(other.visits.get());
+    inclusive.add(other.inclusive.get());
+    shortest.lower_to(other.shortest.get());
+    longest.raise_to(other.longest.get());
+    body.add(other.body.get());
+    body_count.add(other.body_count.get());
+    enter.add(other.enter.get());
+    exit.add(other.exit.get());
+    startup.add(other.startup.get());
+    shutdown.add(other.shutdown.get());
+    for (std::size_t i = 0; i < counters.size(); ++i) counters[i].add(other.counters[i].get());
+}
+
+void NodeMetrics::reset() {
+    for (RelaxedCounter* counter : {&visits, &inclusive, &longest, &body, &body_count, &enter, &exit, &startup,
+                                    &shutdown}) {
+        counter->set(0);
+    }
+    shortest.set(kNoVisitYet);
+    for (auto& counter : counters) counter.set(0);
+}
+
+const Node* Node::resolved() const {
+    const Node* node = this;
+    while (const Node* target = node->merged_into.load(std::memory_order_acquire)) node = target;
+    return node;
+}
+
+ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
+    : measurement_(measurement), id_(id), counters_(std::move(counters)) {
+    root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
+    implicit_main_.root = root_;
+    implicit_main_.frames.reserve(64);
+    implicit_ = &implicit_main_;
+    current_ = &implicit_main_;
+    active_.reserve(64);
+    held_locks_.reserve(16);
+}
+
+ThreadState::~ThreadState() = default;
+
+Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin) {
+    // A recycled node was only ever reachable from a finished task instance's
+    // private tree, so no reader can see it while it is reset.
+    Node* node = nodes_.allocate();
+    node->kind = kind;
+    node->region = region;
+    node->parent = parent;
+    node->fork_origin = fork_origin;
+    node->first_child.store(nullptr, std::memory_order_relaxed);
+    node->next_sibling.store(nullptr, std::memory_order_relaxed);
+    node->first_predecessor.store(nullptr, std::memory_order_relaxed);
+    node->merged_into.store(nullptr, std::memory_order_relaxed);
+    node->fork_point.store(false, std::memory_order_relaxed);
+    node->max_active_instances.set(0);
+    node->metrics.reset();
+    node->last_child = nullptr;
+    node->last_predecessor = nullptr;
+    node->active_instances = 0;
+    return node;
+}
+
+Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+    for (Node* child = parent->first_child.load(std::memory_order_relaxed); child != nullptr;
+         child = child->next_sibling.load(std::memory_order_relaxed)) {
+        if (child->region == region && child->kind == kind && child->fork_origin == fork_origin) return child;
+    }
+    Node* child = new_node(kind, region, parent, fork_origin);
+    if (parent->last_child != nullptr) {
+        parent->last_child->next_sibling.store(child, std::memory_order_release);
+    } else {
+        parent->first_child.store(child, std::memory_order_release);
+    }
+    parent->last_child = child;
+    return child;
+}
+
+void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
+    PredecessorEntry* entry = node->last_predecessor;
+    if (entry == nullptr || entry->predecessor != predecessor) {
+        entry = nullptr;
+        PredecessorEntry* tail = nullptr;
+        for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;
+             e = e->next.load(std::memory_order_relaxed)) {
+            if (e->predecessor == predecessor) {
+                entry = e;
+                break;
+            }
+            tail = e;
+        }
+        if (entry == nullptr) {
+            entry = predecessors_.allocate();
+            entry->predecessor = predecessor;
+            entry->count.set(0);
+            entry->next.store(nullptr, std::memory_order_relaxed);
+            (tail != nullptr ? tail->next : node->first_predecessor).store(entry, std::memory_order_release);
+        }
+        node->last_predecessor = entry;
+    }
+    entry->count.add(count);
+}
+
+Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
+                         const Node* fork_origin) {
+    Node* parent = context.current_node();
+    Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
+    Node* node = child_of(parent, kind, &region, fork_origin);
+    count_predecessor(node, last_exited != nullptr ? last_exited : parent, 1);
+    Frame& frame = context.frames.emplace_back();
+    frame.node = node;
+    frame.entered = now;
+    frame.phase_mark = now;
+    frame.suspended_at_enter = context.suspended_total;
+    // --- counter extension point (enter) ---
+    if (counters_ != nullptr) [[unlikely]] {
+        read_counters(frame.counters_at_enter);
+        frame.counters_suspended_at_enter = context.counters_suspended_total;
+    }
+    return frame;
+}
+
+void ThreadState::pop(TaskContext& context, Ticks now) {
+    Frame& frame = context.frames.back();
+    Node* node = frame.node;
+    const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
+    const Ticks visit = elapsed(frame.entered, now);
+    node->metrics.record_visit(visit > suspended ? visit - suspended : 0);
+    // --- counter extension point (exit) ---
+    if (counters_ != nullptr) [[unlikely]] {
+        CounterValues values{};
+        read_counters(values);
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const std::uint64_t paused =
+                context.counters_suspended_total[i] - frame.counters_suspended_at_enter[i];
+            const std::uint64_t delta = elapsed(frame.counters_at_enter[i], values[i]);
+            node->metrics.counters[i].add(delta > paused ? delta - paused : 0);
+        }
+    }
+    context.frames.pop_back();
+    (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
+}
+
+Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
+    auto& frames = context.frames;
+    const auto matches = [&](const Frame& frame) {
+        return frame.node->region == &region && frame.node->kind == kind;
+    };
+    if (!frames.empty() && matches(frames.back())) [[likely]] return &frames.back();
+    for (std::size_t i = frames.size(); i-- > 0;) {
+        if (!matches(frames[i])) continue;
+        // Regions left open inside the one that ends now: cancellation, or
+        // an instrumented exit path that skipped their end events.
+        while (frames.size() > i + 1) {
+            const Node* left_open = frames.back().node;
+            if (left_open->kind == NodeKind::TaskRoot || left_open->kind == NodeKind::TaskStub) break;
+            warn(left_open->region, fmt::format("{}: left open, closed at the end of the enclosing {}",
+                                                describe(left_open->region), describe(&region)));
+            pop(context, now);
+        }
+        return frames.size() == i + 1 ? &frames.back() : nullptr;
+    }
+    return nullptr;
+}
+
+void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) { push(*current_, kind, region, now); }
+
+void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
+    Frame* frame = open_frame(*current_, kind, region, now);
+    if (frame == nullptr) [[unlikely]] {
+        warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
+        return;
+    }
+    if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
+        frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
+    }
+    pop(*current_, now);
+}
+
+void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
+    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    if (frame == nullptr) [[unlikely]] {
+        warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
+        return;
+    }
+    if (has_enter_exit_phases(region.info.kind)) frame->node->metrics.enter.add(elapsed(frame->phase_mark, now));
+    frame->phase_mark = now;
+}
+
+void ThreadState::end_body(const RegionRecord& region, Ticks now) {
+    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    if (frame == nullptr) [[unlikely]] {
+        warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
+        return;
+    }
+    frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
+    frame->node->metrics.body_count.add(1);
+    frame->phase_mark = now;
+    frame->body_done = true;
+}
+
+void ThreadState::exit_named(std::string_view name, std::string_view file, int line, Ticks now) {
+    const auto& frames = current_->frames;
+    for (std::size_t i = frames.size(); i-- > 0;) {
+        const RegionRecord* region = frames[i].node->region;
+        if (frames[i].node->kind == NodeKind::Region && region != nullptr &&
+            region->info.kind == RegionKind::UserRegion && region->info.name && *region->info.name == name) {
+            exit(*region, now);
+            return;
+        }
+    }
+    warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there; ignored", name, file, line));
+}
+
+void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key) {
+    Frame& frame = push(*current_, NodeKind::Region, region, now);
+    frame.fork_pending = true;
+    frame.node->fork_point.store(true, std::memory_order_relaxed);
+    measurement_.forks().publish(key, ForkRecord{frame.node, now, id_});
+}
+
+void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
+    TaskContext& context = *current_;
+    if (!context.frames.empty()) {
+        Frame& top = context.frames.back();
+        if (top.fork_pending && top.node->region == &region) {
+            // The master: it forked this team itself.
+            top.fork_pending = false;
+            top.node->metrics.startup.add(elapsed(top.phase_mark, now));
+            top.phase_mark = now;
+            if (current_ != implicit_) {
+                // Forked inside an explicit task: that task is the implicit
+                // task of the new team for this thread.
+                top.restores_implicit = implicit_;
+                implicit_ = current_;
+            }
+            return;
+        }
+    }
+    const ForkRecord fork = measurement_.forks().find(position.parent_key);
+    team_level_.store(position.level, std::memory_order_relaxed);
+    if (fork.node != nullptr) parent_thread_.store(fork.thread, std::memory_order_relaxed);
+    const Ticks start = fork.node != nullptr && fork.time <= now ? fork.time : now;
+    Frame& frame = push(context, NodeKind::Region, region, start, fork.node);
+    frame.worker = true;
+    frame.node->metrics.startup.add(now - start);
+    frame.phase_mark = now;
+}
+
+void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
+    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    if (frame == nullptr) [[unlikely]] {
+        warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
+        return;
+    }
+    frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
+    frame->phase_mark = now;
+    // A worker's part of the region ends here; it sees no join.
+    if (frame->worker) pop(*current_, now);
+}
+
+void ThreadState::join(const RegionRecord& region, Ticks now) {
+    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    if (frame == nullptr) [[unlikely]] {
+        warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
+        return;
+    }
+    frame->node->metrics.shutdown.add(elapsed(frame->phase_mark, now));
+    if (frame->restores_implicit != nullptr) implicit_ = frame->restores_implicit;
+    pop(*current_, now);
+}
+
+void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
+    Node* node = push(*current_, NodeKind::Region, region, called).node;
+    node->metrics.enter.add(elapsed(called, acquired));
+    pop(*current_, acquired);
+    held_locks_.push_back({&region, node, acquired});
+}
+
+void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
+    for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
+        if (it->region != &region) continue;
+        it->node->metrics.body.add(elapsed(it->acquired, called));
+        it->node->metrics.body_count.add(1);
+        it->node->metrics.exit.add(elapsed(called, returned));
+        held_locks_.erase(std::next(it).base());
+        return;
+    }
+    // Acquired while measurement was off: nothing to attribute.
+}
+
+TaskHandle ThreadState::new_task_handle() {
+    // Unique per process without synchronisation: thread id in the high bits.
+    return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);
+}
+
+void ThreadState::switch_to(TaskContext& target, Ticks now) {
+    if (current_ == &target) return;
+    if (current_ != implicit_) {
+        // Leave the stub of the task being suspended (or finished).
+        auto& frames = implicit_->frames;
+        if (!frames.empty() && frames.back().node->kind == NodeKind::TaskStub) pop(*implicit_, now);
+        current_->suspended = true;
+        current_->suspended_since = now;
+        if (counters_ != nullptr) [[unlikely]] read_counters(current_->counters_suspended_since);
+    }
+    current_ = &target;
+    if (current_ != implicit_) {
+        if (target.suspended) {
+            target.suspended_total += elapsed(target.suspended_since, now);
+            target.suspended = false;
+            if (counters_ != nullptr) [[unlikely]] {
+                CounterValues values{};
+                read_counters(values);
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    target.counters_suspended_total[i] += elapsed(target.counters_suspended_since[i], values[i]);
+                }
+            }
+        }
+        push(*implicit_, NodeKind::TaskStub, *target.region, now);
+    }
+}
+
+void ThreadState::resume(TaskHandle task, Ticks now) {
+    if (current_->handle == task) [[likely]] return;
+    if (implicit_->handle == task) {
+        switch_to(*implicit_, now);
+        return;
+    }
+    for (auto it = active_.rbegin(); it != active_.rend(); ++it) {
+        if ((*it)->handle == task) {
+            switch_to(**it, now);
+            return;
+        }
+    }
+    warn(nullptr, fmt::format("a thread resumed task {:#x}, which it never began; ignored",
+                              static_cast<std::uint64_t>(task)));
+}
+
+void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
+    TaskContext* instance = contexts_.allocate();
+    instance->handle = task;
+    instance->region = &region;
+    instance->frames.clear();
+    instance->root_last_exited = nullptr;
+    instance->suspended = false;
+    instance->suspended_total = 0;
+    instance->counters_suspended_total = {};
+    instance->task_root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
+    instance->root = new_node(NodeKind::TaskRoot, &region, nullptr, nullptr);
+    Node& task_root = *instance->task_root;
+    ++task_root.active_instances;
+    task_root.max_active_instances.raise_to(task_root.active_instances);
+    active_.push_back(instance);
+    switch_to(*instance, now);
+    Frame& frame = instance->frames.emplace_back();
+    frame = Frame{};
+    frame.node = instance->root;
+    frame.entered = now;
+    frame.phase_mark = now;
+    if (counters_ != nullptr) [[unlikely]] read_counters(frame.counters_at_enter);
+}
+
+void ThreadState::task_end(const RegionRecord& region, Ticks now) {
+    TaskContext* instance = current_;
+    if (instance == implicit_) [[unlikely]] {
+        warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
+        return;
+    }
+    while (instance->frames.size() > 1) {
+        const Node* left_open = instance->frames.back().node;
+        warn(left_open->region, fmt::format("{}: left open at the end of task {}", describe(left_open->region),
+                                            describe(instance->region)));
+        pop(*instance, now);
+    }
+    if (!instance->frames.empty()) pop(*instance, now);
+    switch_to(*implicit_, now);
+    merge(*instance->root, *instance->task_root);
+    release_tree(instance->root);
+    --instance->task_root->active_instances;
+    active_.erase(std::find(active_.begin(), active_.end(), instance));
+    contexts_.release(instance);
+}
+
+void ThreadState::merge(const Node& from, Node& into) {
+    into.metrics.absorb(from.metrics);
+    const_cast<Node&>(from).merged_into.store(&into, std::memory_order_release);
+    // Predecessors are the parent or earlier siblings, merged before `from`.
+    for (PredecessorEntry* e = from.first_predecessor.load(std::memory_order_relaxed); e != nullptr;
+         e = e->next.load(std::memory_order_relaxed)) {
+        const Node* target = e->predecessor->merged_into.load(std::memory_order_relaxed);
+        count_predecessor(&into, target != nullptr ? target : &into, e->count.get());
+    }
+    for (Node* child = from.first_child.load(std::memory_order_relaxed); child != nullptr;
+         child = child->next_sibling.load(std::memory_order_relaxed)) {
+        merge(*child, *child_of(&into, child->kind, child->region, child->fork_origin));
+    }
+}
+
+void ThreadState::release_tree(Node* node) {
+    Node* child = node->first_child.load(std::memory_order_relaxed);
+    while (child != nullptr) {
+        Node* next = child->next_sibling.load(std::memory_order_relaxed);
+        release_tree(child);
+        child = next;
+    }
+    for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;) {
+        PredecessorEntry* next = e->next.load(std::memory_order_relaxed);
+        predecessors_.release(e);
+        e = next;
+    }
+    // Worker trees may point at a fork node: it stays, forwarding to its merge target.
+    if (!node->fork_point.load(std::memory_order_relaxed)) nodes_.release(node);
+}
+
+void ThreadState::warn(const RegionRecord* region, std::string text) {
+    std::lock_guard lock(warnings_mutex_);
+    for (auto& warning : warnings_) {
+        if (warning.text == text) {
+            ++warning.occurrences;
+            return;
+        }
+    }
+    model::Warning warning;
+    warning.text = std::move(text);
+    if (region != nullptr) warning.region = region->info.id;
+    warnings_.push_back(std::move(warning));
+}
+
+std::vector<model::Warning> ThreadState::warnings() const {
+    std::lock_guard lock(warnings_mutex_);
+    return warnings_;
+}
+
+}  // namespace ompp::core

@@ -1,0 +1,161 @@
+// thread_state.hpp - one thread's measurement state: its call tree, the task
+// instances it is running, and the event operations the POMP2 adapter maps
+// its calls to.  Only the owning thread calls the non-const members; the
+// trees it builds may be read concurrently (see node.hpp).
+//
+// Task profiling follows the Score-P algorithm (task-profiling seed, Fig. 12):
+// every executing task instance has a private tree, merged on completion into
+// the thread's tree for its task construct (a task_root under the thread
+// root); while an explicit task runs, the implicit task sits in a task_stub
+// node under the scheduling point, which counts the switches and holds the
+// time spent running tasks there; a suspended task's open regions do not
+// accumulate time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/counter_hook.hpp"
+#include "core/node.hpp"
+#include "core/region_registry.hpp"
+#include "model/profile.hpp"
+
+namespace ompp::core {
+
+class Measurement;
+using TaskHandle = std::int64_t;
+
+struct TaskContext;
+
+// One open region on a task's stack.
+struct Frame {
+    Node* node = nullptr;
+    Ticks entered = 0;
+    Ticks phase_mark = 0;           // start of the current phase (body, exit, shutdown)
+    Ticks suspended_at_enter = 0;   // the context's suspended_total at entry
+    Node* last_exited_child = nullptr;
+    TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
+    bool fork_pending = false;      // forked here, team body not begun yet
+    bool worker = false;            // this thread joined someone else's team here
+    bool body_done = false;         // the body phase ended (critical/ordered/lock exit phase)
+    CounterValues counters_at_enter{};
+    CounterValues counters_suspended_at_enter{};
+};
+
+// The implicit task of a thread or one explicit task instance.
+struct TaskContext {
+    TaskHandle handle = 0;
+    const RegionRecord* region = nullptr;
+    Node* root = nullptr;       // the thread root, or the instance's private root
+    Node* task_root = nullptr;  // merge target in the thread's tree (explicit tasks)
+    std::vector<Frame> frames;
+    Node* root_last_exited = nullptr;
+    Ticks suspended_total = 0;
+    Ticks suspended_since = 0;
+    bool suspended = false;
+    CounterValues counters_suspended_total{};
+    CounterValues counters_suspended_since{};
+    TaskContext* next_free = nullptr;
+
+    Node* current_node() const { return frames.empty() ? root : frames.back().node; }
+};
+
+// Where a thread sits in the OpenMP thread hierarchy; computed by the adapter
+// from omp_get_level()/omp_get_ancestor_thread_num(), or given by tests.
+struct TeamPosition {
+    std::uint64_t parent_key = 0;  // identity of the thread that forked the team
+    int level = 0;
+};
+
+class ThreadState {
+public:
+    ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters);
+    ThreadState(const ThreadState&) = delete;
+    ThreadState& operator=(const ThreadState&) = delete;
+    ~ThreadState();
+
+    std::uint32_t id() const { return id_; }
+
+    // Constructs without scheduling points.
+    void enter(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
+    void exit(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
+    // Phases inside an open construct: critical/ordered/lock (enterT, bodyT,
+    // exitT), single (singleT, singleC), sections (sectT, sectC).
+    void begin_body(const RegionRecord& region, Ticks now);
+    void end_body(const RegionRecord& region, Ticks now);
+    // POMP2_USER_End_named: the innermost open user region with this name.
+    void exit_named(std::string_view name, std::string_view file, int line, Ticks now);
+
+    // Parallel regions.  `key` identifies the forking thread (TeamPosition).
+    void fork(const RegionRecord& region, Ticks now, std::uint64_t key);
+    void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
+    void parallel_end(const RegionRecord& region, Ticks now);
+    void join(const RegionRecord& region, Ticks now);
+
+    // OpenMP locks.  A visit covers the set call (its wait is enterT); the
+    // time the lock is held (bodyT) and the unset call (exitT) are added to
+    // the same node at unset, so lock hold times need not nest with regions.
+    void lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired);
+    void lock_released(const RegionRecord& region, Ticks called, Ticks returned);
+
+    // Tasks.  Scheduling points store current_task() in the instrumented
+    // code's old-task variable on entry and pass it to resume() on exit.
+    TaskHandle current_task() const { return current_->handle; }
+    TaskHandle new_task_handle();
+    void resume(TaskHandle task, Ticks now);
+    void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
+    void task_end(const RegionRecord& region, Ticks now);
+
+    // Read side (any thread).
+    const Node& root() const { return *root_; }
+    int team_level() const { return team_level_.load(std::memory_order_relaxed); }
+    std::uint32_t parent_thread() const { return parent_thread_.load(std::memory_order_relaxed); }
+    std::vector<model::Warning> warnings() const;
+    // Owner only (or after the thread stopped): memory in use.
+    std::size_t live_nodes() const { return nodes_.live(); }
+    std::size_t open_frames() const { return current_->frames.size(); }
+
+private:
+    Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
+    Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
+    void count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
+    Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
+                const Node* fork_origin = nullptr);
+    void pop(TaskContext& context, Ticks now);
+    Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
+    void switch_to(TaskContext& target, Ticks now);
+    void merge(const Node& from, Node& into);
+    void release_tree(Node* node);
+    void warn(const RegionRecord* region, std::string text);
+    void read_counters(CounterValues& values) { counters_->read(values); }
+
+    Measurement& measurement_;
+    const std::uint32_t id_;
+    std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
+    BlockPool<Node> nodes_;
+    BlockPool<PredecessorEntry, 512> predecessors_;
+    BlockPool<TaskContext, 32> contexts_;
+    Node* root_;
+    TaskContext implicit_main_;
+    TaskContext* implicit_;  // the implicit task of the innermost team
+    TaskContext* current_;   // the task executing now
+    std::vector<TaskContext*> active_;  // explicit instances begun and not ended
+    struct HeldLock {
+        const RegionRecord* region;
+        Node* node;
+        Ticks acquired;
+    };
+    std::vector<HeldLock> held_locks_;
+    std::uint64_t task_counter_ = 0;
+    std::atomic<int> team_level_{0};
+    std::atomic<std::uint32_t> parent_thread_{0};
+    mutable std::mutex warnings_mutex_;
+    std::vector<model::Warning> warnings_;
+};
+
+}  // namespace ompp::core

@@ -1,0 +1,156 @@
+// Drives libompp through the POMP2 C API, with the call sequences OPARI2
+// emits (opari2-reference.md §2), on a manual clock.
+#include <catch2/catch.hpp>
+
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_ompp.h>
+#include <pomp2/pomp2_user_lib.h>
+
+#include "adapter/lifecycle.hpp"
+#include "event_stream.hpp"
+
+using namespace ompp;
+using model::NodeKind;
+using test::find_child;
+using test::thread_of;
+
+namespace {
+
+#define CTC(body) (std::to_string(std::string(body).size()) + std::string(body)).c_str()
+
+}  // namespace
+
+TEST_CASE("POMP2: parallel, for with implicit barrier, single, critical (OPARI2's sequences)", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle par = nullptr, loop = nullptr, single = nullptr, crit = nullptr;
+    const std::string par_ctc = "*regionType=parallel*sscl=a.c:3:3*escl=a.c:30:30**";
+    const std::string loop_ctc = "*regionType=for*sscl=a.c:5:5*escl=a.c:9:9**";
+    const std::string single_ctc = "*regionType=single*sscl=a.c:10:10*escl=a.c:12:12**";
+    const std::string crit_ctc = "*regionType=critical*sscl=a.c:13:13*escl=a.c:15:15*criticalName=c1**";
+
+    POMP2_Task_handle old_task;
+    clock.at(100);
+    POMP2_Parallel_fork(&par, 1, 1, &old_task, CTC(par_ctc));
+    clock.at(110);
+    POMP2_Parallel_begin(&par);
+    for (int i = 0; i < 2; ++i) {
+        clock.at(200 + 100 * i);
+        POMP2_For_enter(&loop, CTC(loop_ctc));
+        POMP2_Task_handle old_barrier;
+        clock.at(250 + 100 * i);
+        POMP2_Implicit_barrier_enter(&loop, &old_barrier);
+        clock.at(260 + 100 * i);
+        POMP2_Implicit_barrier_exit(&loop, old_barrier);
+        POMP2_For_exit(&loop);
+    }
+    POMP2_Single_enter(&single, CTC(single_ctc));
+    POMP2_Single_begin(&single);
+    clock.at(420);
+    POMP2_Single_end(&single);
+    POMP2_Single_exit(&single);
+    POMP2_Critical_enter(&crit, CTC(crit_ctc));
+    clock.at(425);
+    POMP2_Critical_begin(&crit);
+    clock.at(435);
+    POMP2_Critical_end(&crit);
+    POMP2_Critical_exit(&crit);
+    POMP2_Task_handle old_ib;
+    clock.at(450);
+    POMP2_Implicit_barrier_enter(&par, &old_ib);
+    clock.at(460);
+    POMP2_Implicit_barrier_exit(&par, old_ib);
+    POMP2_Parallel_end(&par);
+    clock.at(470);
+    POMP2_Parallel_join(&par, old_task);
+
+    const model::Profile p =
+        adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* par_region = static_cast<const core::RegionRecord*>(par);
+    const auto* loop_region = static_cast<const core::RegionRecord*>(loop);
+    const auto* pn = find_child(p, 0, NodeKind::Region, par_region->info.id);
+    REQUIRE(pn != nullptr);
+    const auto& pm = *thread_of(*pn, 0);
+    CHECK(pm.inclusive_s == Approx(370e-9));
+    CHECK(pm.startup_s == Approx(10e-9));
+    CHECK(pm.body_s == Approx(350e-9));
+    CHECK(pm.shutdown_s == Approx(10e-9));
+    const auto* ln = find_child(p, pn->id, NodeKind::Region, loop_region->info.id);
+    REQUIRE(ln != nullptr);
+    CHECK(thread_of(*ln, 0)->visits == 2);
+    const auto* lb = find_child(p, ln->id, NodeKind::ImplicitBarrier, loop_region->info.id);
+    REQUIRE(lb != nullptr);
+    CHECK(thread_of(*lb, 0)->inclusive_s == Approx(20e-9));
+    const auto* sn = find_child(p, pn->id, NodeKind::Region, static_cast<const core::RegionRecord*>(single)->info.id);
+    REQUIRE(sn != nullptr);
+    CHECK(thread_of(*sn, 0)->body_count == 1);
+    const auto* cn = find_child(p, pn->id, NodeKind::Region, static_cast<const core::RegionRecord*>(crit)->info.id);
+    REQUIRE(cn != nullptr);
+    CHECK(thread_of(*cn, 0)->enter_s == Approx(5e-9));
+    CHECK(thread_of(*cn, 0)->body_s == Approx(10e-9));
+    CHECK(p.warnings.empty());
+    CHECK(p.application.size() > 0);
+}
+
+TEST_CASE("POMP2: tasks with the old/new task handle protocol", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle task = nullptr, taskwait = nullptr;
+    const std::string task_ctc = "*regionType=task*sscl=t.c:5:5*escl=t.c:7:7**";
+    const std::string taskwait_ctc = "*regionType=taskwait*sscl=t.c:8:8*escl=t.c:8:8**";
+    POMP2_Task_handle old_task, new_task;
+    clock.at(100);
+    POMP2_Task_create_begin(&task, &new_task, &old_task, 1, CTC(task_ctc));
+    clock.at(110);
+    POMP2_Task_create_end(&task, old_task);
+    POMP2_Task_handle old_wait;
+    POMP2_Taskwait_begin(&taskwait, &old_wait, CTC(taskwait_ctc));
+    clock.at(120);
+    POMP2_Task_begin(&task, new_task);
+    clock.at(150);
+    POMP2_Task_end(&task);
+    clock.at(160);
+    POMP2_Taskwait_end(&taskwait, old_wait);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].instances == 1);
+    CHECK(p.tasks[0].mean_s == Approx(30e-9));
+    CHECK(p.tasks[0].creation_s == Approx(10e-9));
+    CHECK(p.warnings.empty());
+}
+
+TEST_CASE("POMP2: named user regions match by name, a stray end is a warning with file and line", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle site = nullptr;
+    POMP2_USER_Begin_named(&site, "solve", "main.cpp", 12);
+    clock.at(2000);
+    POMP2_USER_End_named("solve", "main.cpp", 20);
+    POMP2_USER_End_named("solve", "main.cpp", 21);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* region = static_cast<const core::RegionRecord*>(site);
+    REQUIRE(region != nullptr);
+    CHECK(region->info.name == "solve");
+    const auto* node = find_child(p, 0, NodeKind::Region, region->info.id);
+    REQUIRE(node != nullptr);
+    CHECK(thread_of(*node, 0)->visits == 1);
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("main.cpp:21"));
+}
+
+TEST_CASE("POMP2: Off suspends measurement, On resumes it", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_USER_Region_handle user = nullptr;
+    const std::string ctc = "*regionType=userRegion*sscl=u.c:1:1*escl=u.c:3:3*userRegionName=u**";
+    POMP2_Off();
+    POMP2_Begin(&user, CTC(ctc));
+    POMP2_End(&user);
+    POMP2_On();
+    POMP2_Begin(&user, CTC(ctc));
+    POMP2_End(&user);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* node = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(user)->info.id);
+    REQUIRE(node != nullptr);
+    CHECK(thread_of(*node, 0)->visits == 1);
+}

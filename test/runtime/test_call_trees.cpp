@@ -1,0 +1,230 @@
+#include <catch2/catch.hpp>
+
+#include <thread>
+
+#include "event_stream.hpp"
+
+using namespace ompp;
+using model::NodeKind;
+using test::find_child;
+using test::region;
+using test::thread_of;
+
+namespace {
+constexpr double kNs = 1e-9;
+}
+
+TEST_CASE("nested user regions: visits, inclusive and exclusive time", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& outer = region("userRegion", 10, "userRegionName=outer*");
+    const auto& inner = region("userRegion", 20, "userRegionName=inner*");
+    core::ThreadState& t = m.this_thread();
+    t.enter(outer, 1000);
+    for (int i = 0; i < 3; ++i) {
+        t.enter(inner, 1100 + 100 * i);
+        t.exit(inner, 1130 + 100 * i);
+    }
+    t.exit(outer, 2000);
+    clock.at(3000);
+
+    const model::Profile p = m.build_profile();
+    const auto* o = find_child(p, 0, NodeKind::Region, outer.info.id);
+    REQUIRE(o != nullptr);
+    const auto* i = find_child(p, o->id, NodeKind::Region, inner.info.id);
+    REQUIRE(i != nullptr);
+    CHECK(thread_of(*o, 0)->visits == 1);
+    CHECK(thread_of(*o, 0)->inclusive_s == Approx(1000 * kNs));
+    CHECK(thread_of(*o, 0)->exclusive_s == Approx(910 * kNs));
+    CHECK(thread_of(*i, 0)->visits == 3);
+    CHECK(thread_of(*i, 0)->inclusive_s == Approx(90 * kNs));
+    CHECK(thread_of(*i, 0)->min_s == Approx(30 * kNs));
+    CHECK(thread_of(*i, 0)->max_s == Approx(30 * kNs));
+    CHECK(p.wall_time_s == Approx(2000 * kNs));
+    CHECK(thread_of(p.nodes[0], 0)->exclusive_s == Approx(1000 * kNs));
+    CHECK(p.nodes.size() == 3);
+}
+
+TEST_CASE("regions registered twice from equal CTC strings are one region", "[core]") {
+    const auto& a = region("for", 300);
+    const auto& b = region("for", 300);
+    CHECK(&a == &b);
+    CHECK(a.info.kind == model::RegionKind::Loop);
+    CHECK(a.info.directive.file == "stream.c");
+    CHECK(a.info.directive.first_line == 300);
+    CHECK(a.info.block_end.last_line == 305);
+}
+
+TEST_CASE("critical construct phases give enterT, bodyT, exitT", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& critical = region("critical", 40, "criticalName=lockA*");
+    CHECK(critical.info.name == "lockA");
+    core::ThreadState& t = m.this_thread();
+    t.enter(critical, 1000);
+    t.begin_body(critical, 1010);
+    t.end_body(critical, 1110);
+    t.exit(critical, 1115);
+    const auto p = m.build_profile();
+    const auto& metrics = *thread_of(*find_child(p, 0, NodeKind::Region, critical.info.id), 0);
+    CHECK(metrics.enter_s == Approx(10 * kNs));
+    CHECK(metrics.body_s == Approx(100 * kNs));
+    CHECK(metrics.exit_s == Approx(5 * kNs));
+    CHECK(metrics.inclusive_s == Approx(115 * kNs));
+}
+
+TEST_CASE("an end without begin is a warning naming the region, measurement carries on", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& user = region("userRegion", 50, "userRegionName=solve*");
+    core::ThreadState& t = m.this_thread();
+    t.exit(user, 1000);
+    t.enter(user, 1100);
+    t.exit(user, 1200);
+    t.exit(user, 1300);
+    const auto p = m.build_profile();
+    REQUIRE(p.warnings.size() == 1);
+    CHECK(p.warnings[0].occurrences == 2);
+    CHECK(p.warnings[0].region == user.info.id);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("stream.c (50-55)"));
+    CHECK(thread_of(*find_child(p, 0, NodeKind::Region, user.info.id), 0)->visits == 1);
+}
+
+TEST_CASE("the end of an enclosing region closes regions left open (cancellation)", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& parallel = region("parallel", 60);
+    const auto& loop = region("for", 62);
+    core::ThreadState& t = m.this_thread();
+    t.fork(parallel, 1000, 1);
+    t.parallel_begin(parallel, 1010, {});
+    t.enter(loop, 1020);  // cancelled: no exit
+    t.parallel_end(parallel, 1100);
+    t.join(parallel, 1110);
+    CHECK(t.open_frames() == 0);
+    const auto p = m.build_profile();
+    const auto* par = find_child(p, 0, NodeKind::Region, parallel.info.id);
+    REQUIRE(par != nullptr);
+    const auto& pm = *thread_of(*par, 0);
+    CHECK(pm.startup_s == Approx(10 * kNs));
+    CHECK(pm.body_s == Approx(90 * kNs));
+    CHECK(pm.shutdown_s == Approx(10 * kNs));
+    const auto* lp = find_child(p, par->id, NodeKind::Region, loop.info.id);
+    REQUIRE(lp != nullptr);
+    CHECK(thread_of(*lp, 0)->inclusive_s == Approx(80 * kNs));
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("left open"));
+}
+
+TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& outer = region("parallel", 70);
+    const auto& loop = region("for", 72);
+    const auto& inner = region("parallel", 80);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kMasterKey = 11;
+    constexpr std::uint64_t kWorkerKey = 22;
+    master.fork(outer, 1000, kMasterKey);
+    master.parallel_begin(outer, 1010, {kMasterKey, 1});
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(outer, 1020, {kMasterKey, 1});
+        w.enter(loop, 1030);
+        w.exit(loop, 1080);
+        // The worker forks a nested team with one more thread.
+        w.fork(inner, 1085, kWorkerKey);
+        w.parallel_begin(inner, 1086, {kWorkerKey, 2});
+        std::thread nested([&] {
+            core::ThreadState& n = m.this_thread();
+            n.parallel_begin(inner, 1090, {kWorkerKey, 2});
+            n.parallel_end(inner, 1095);
+        });
+        nested.join();
+        w.parallel_end(inner, 1096);
+        w.join(inner, 1097);
+        w.parallel_end(outer, 1100);
+    });
+    worker.join();
+    master.enter(loop, 1030);
+    master.exit(loop, 1090);
+    master.parallel_end(outer, 1100);
+    master.join(outer, 1105);
+
+    const auto p = m.build_profile();
+    const auto* par = find_child(p, 0, NodeKind::Region, outer.info.id);
+    REQUIRE(par != nullptr);
+    REQUIRE(par->threads.size() == 2);
+    CHECK(thread_of(*par, 0)->inclusive_s == Approx(105 * kNs));
+    // The worker's part starts at the fork.
+    CHECK(thread_of(*par, 1)->inclusive_s == Approx(100 * kNs));
+    CHECK(thread_of(*par, 1)->startup_s == Approx(20 * kNs));
+    const auto* lp = find_child(p, par->id, NodeKind::Region, loop.info.id);
+    REQUIRE(lp != nullptr);
+    CHECK(lp->threads.size() == 2);
+    const auto* nested = find_child(p, par->id, NodeKind::Region, inner.info.id);
+    REQUIRE(nested != nullptr);
+    CHECK(nested->threads.size() == 2);  // the worker (master of the nested team) and its worker
+    CHECK(thread_of(*nested, 2)->inclusive_s == Approx(10 * kNs));
+    CHECK(p.threads_info.at(2).parent_thread == 1);
+    CHECK(p.threads_info.at(2).team_level == 2);
+    // Nothing of a worker lands under the root.
+    for (const auto& node : p.nodes) {
+        if (node.parent == 0u) CHECK(node.region == outer.info.id);
+    }
+}
+
+TEST_CASE("control flow: predecessors are the parent or the sibling exited just before", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& parent = region("userRegion", 90, "userRegionName=p*");
+    const auto& a = region("userRegion", 91, "userRegionName=a*");
+    const auto& b = region("userRegion", 92, "userRegionName=b*");
+    core::ThreadState& t = m.this_thread();
+    core::Ticks now = 1000;
+    for (int round = 0; round < 2; ++round) {
+        t.enter(parent, ++now);
+        for (int i = 0; i < 3; ++i) {
+            t.enter(a, ++now);
+            t.exit(a, ++now);
+            t.enter(b, ++now);
+            t.exit(b, ++now);
+        }
+        t.exit(parent, ++now);
+    }
+    const auto p = m.build_profile();
+    const auto* pn = find_child(p, 0, NodeKind::Region, parent.info.id);
+    const auto* an = find_child(p, pn->id, NodeKind::Region, a.info.id);
+    const auto* bn = find_child(p, pn->id, NodeKind::Region, b.info.id);
+    const auto count = [](const model::Node& node, std::uint32_t from) -> std::uint64_t {
+        for (const auto& pred : node.predecessors) {
+            if (pred.node == from) return pred.count;
+        }
+        return 0;
+    };
+    CHECK(count(*an, pn->id) == 2);  // first child after the parent, each round
+    CHECK(count(*an, bn->id) == 4);
+    CHECK(count(*bn, an->id) == 6);
+    CHECK(count(*pn, 0) == 1);
+    CHECK(count(*pn, pn->id) == 1);  // the second round follows the first
+}
+
+TEST_CASE("memory grows with call paths, not with events", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& a = region("userRegion", 95, "userRegionName=hot*");
+    const auto& task = region("task", 96);
+    core::ThreadState& t = m.this_thread();
+    const auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            t.enter(a, 2 * i);
+            t.exit(a, 2 * i + 1);
+            t.task_begin(task, t.new_task_handle(), 2 * i + 1);
+            t.task_end(task, 2 * i + 1);
+        }
+    };
+    run(100);
+    const auto nodes_after_warmup = t.live_nodes();
+    run(100000);
+    CHECK(t.live_nodes() == nodes_after_warmup);
+}

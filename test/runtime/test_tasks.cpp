@@ -1,0 +1,277 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "event_stream.hpp"
+
+using namespace ompp;
+using model::NodeKind;
+using test::find_child;
+using test::region;
+using test::thread_of;
+
+namespace {
+
+constexpr double kNs = 1e-9;
+
+void require_no_negative_exclusive(const model::Profile& p) {
+    for (const auto& node : p.nodes) {
+        for (const auto& m : node.threads) {
+            INFO("node " << node.id << " thread " << m.thread);
+            CHECK(m.exclusive_s >= 0.0);
+            CHECK(m.exclusive_s <= m.inclusive_s + 1e-15);
+        }
+    }
+}
+
+}  // namespace
+
+// The seed's Fig. 6-11: two instances of task construct A are created, the
+// thread enters the implicit barrier and starts instance 1, which suspends
+// at a taskwait while instance 2 runs to completion; then instance 1 resumes
+// and completes.
+TEST_CASE("task profiling: seed Fig. 6-11 (suspended at a taskwait, resumed later)", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 100);
+    const auto& task_a = region("task", 102);
+    const auto& taskwait = region("taskwait", 104);
+    core::ThreadState& t = m.this_thread();
+
+    t.fork(par, 1000, 1);
+    t.parallel_begin(par, 1000, {});
+    core::TaskHandle h1 = 0, h2 = 0;
+    for (auto [handle, start] : {std::pair{&h1, core::Ticks{1010}}, std::pair{&h2, core::Ticks{1030}}}) {
+        const core::TaskHandle old = t.current_task();
+        *handle = t.new_task_handle();
+        t.enter(task_a, start);
+        t.resume(old, start + 10);
+        t.exit(task_a, start + 10);
+    }
+    const core::TaskHandle old_barrier = t.current_task();
+    t.enter(par, 1100, NodeKind::ImplicitBarrier);
+    t.task_begin(task_a, h1, 1200);                 // Fig. 8
+    const core::TaskHandle old_taskwait = t.current_task();
+    CHECK(old_taskwait == h1);
+    t.enter(taskwait, 1300);
+    t.task_begin(task_a, h2, 1400);                 // Fig. 9: instance 1 suspended
+    t.task_end(task_a, 1600);                       // Fig. 10
+    t.resume(old_taskwait, 1700);                   // instance 1 resumes at its taskwait
+    t.exit(taskwait, 1750);
+    t.task_end(task_a, 1800);                       // Fig. 11
+    t.resume(old_barrier, 1900);
+    t.exit(par, 1900, NodeKind::ImplicitBarrier);
+    t.parallel_end(par, 1950);
+    t.join(par, 1960);
+    clock.at(2000);
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    // One tree per task construct, under the root.
+    const auto* task_root = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
+    REQUIRE(task_root != nullptr);
+    const auto& root_metrics = *thread_of(*task_root, 0);
+    CHECK(root_metrics.visits == 2);
+    CHECK(root_metrics.inclusive_s == Approx(500 * kNs));  // 300 + 200: suspension excluded
+    CHECK(root_metrics.min_s == Approx(200 * kNs));
+    CHECK(root_metrics.max_s == Approx(300 * kNs));
+    const auto* tw = find_child(p, task_root->id, NodeKind::Region, taskwait.info.id);
+    REQUIRE(tw != nullptr);
+    CHECK(thread_of(*tw, 0)->inclusive_s == Approx(150 * kNs));
+    CHECK(root_metrics.exclusive_s == Approx(350 * kNs));
+    // The stub under the implicit barrier: time running tasks, and switches.
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    const auto* barrier = find_child(p, par_node->id, NodeKind::ImplicitBarrier, par.info.id);
+    REQUIRE(barrier != nullptr);
+    const auto* stub = find_child(p, barrier->id, NodeKind::TaskStub, task_a.info.id);
+    REQUIRE(stub != nullptr);
+    CHECK(thread_of(*stub, 0)->inclusive_s == Approx(500 * kNs));
+    CHECK(thread_of(*stub, 0)->task_switches == 3);  // two begins, one resume
+    CHECK(thread_of(*barrier, 0)->exclusive_s == Approx(300 * kNs));
+    CHECK(thread_of(*par_node, 0)->task_s == Approx(500 * kNs));
+    // Creation: its own node under the parallel region.
+    const auto* create = find_child(p, par_node->id, NodeKind::Region, task_a.info.id);
+    REQUIRE(create != nullptr);
+    CHECK(thread_of(*create, 0)->visits == 2);
+    CHECK(thread_of(*create, 0)->inclusive_s == Approx(20 * kNs));
+    // Table II statistics.
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].region == task_a.info.id);
+    CHECK(p.tasks[0].instances == 2);
+    CHECK(p.tasks[0].mean_s == Approx(250 * kNs));
+    CHECK(p.tasks[0].min_s == Approx(200 * kNs));
+    CHECK(p.tasks[0].max_s == Approx(300 * kNs));
+    CHECK(p.tasks[0].creation_s == Approx(20 * kNs));
+    CHECK(p.tasks[0].max_concurrent_per_thread == 2);
+    CHECK(p.warnings.empty());
+}
+
+// The seed's Fig. 3: a task created in a single construct runs in the
+// parallel region's barrier: its time belongs to the barrier's stub, the
+// creation node keeps only the creation time.
+TEST_CASE("task profiling: seed Fig. 3 (time attributed where the task ran)", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 110);
+    const auto& single = region("single", 111);
+    const auto& task = region("task", 112);
+    core::ThreadState& t = m.this_thread();
+    t.fork(par, 1000, 1);
+    t.parallel_begin(par, 1000, {});
+    t.enter(single, 1000);
+    t.begin_body(single, 1000);
+    const core::TaskHandle old = t.current_task();
+    const core::TaskHandle h = t.new_task_handle();
+    t.enter(task, 1001);
+    t.resume(old, 1002);
+    t.exit(task, 1002);
+    t.end_body(single, 1003);
+    t.exit(single, 1003);
+    const core::TaskHandle old_barrier = t.current_task();
+    t.enter(par, 1004, NodeKind::ImplicitBarrier);
+    t.task_begin(task, h, 1005);
+    t.task_end(task, 1011);  // the work: 6
+    t.resume(old_barrier, 1012);
+    t.exit(par, 1012, NodeKind::ImplicitBarrier);
+    t.parallel_end(par, 1012);
+    t.join(par, 1012);
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    const auto* single_node = find_child(p, par_node->id, NodeKind::Region, single.info.id);
+    const auto* create = find_child(p, single_node->id, NodeKind::Region, task.info.id);
+    REQUIRE(create != nullptr);
+    CHECK(thread_of(*create, 0)->exclusive_s == Approx(1 * kNs));
+    CHECK(find_child(p, create->id, NodeKind::TaskStub, task.info.id) == nullptr);
+    const auto* barrier = find_child(p, par_node->id, NodeKind::ImplicitBarrier, par.info.id);
+    const auto* stub = find_child(p, barrier->id, NodeKind::TaskStub, task.info.id);
+    REQUIRE(stub != nullptr);
+    CHECK(thread_of(*stub, 0)->inclusive_s == Approx(6 * kNs));
+    CHECK(thread_of(*barrier, 0)->exclusive_s == Approx(2 * kNs));  // waiting, not working
+    CHECK(thread_of(*single_node, 0)->body_count == 1);
+}
+
+TEST_CASE("task profiling: undeferred task inside its creation, nested in another task", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& outer = region("task", 120);
+    const auto& inner = region("task", 121);
+    core::ThreadState& t = m.this_thread();
+    const core::TaskHandle h_outer = t.new_task_handle();
+    t.task_begin(outer, h_outer, 1000);
+    const core::TaskHandle old = t.current_task();
+    CHECK(old == h_outer);
+    const core::TaskHandle h_inner = t.new_task_handle();
+    t.enter(inner, 1010);             // creation, inside the outer task
+    t.task_begin(inner, h_inner, 1020);  // run at once (if(0)/included)
+    t.task_end(inner, 1050);
+    t.resume(old, 1060);
+    t.exit(inner, 1070);
+    t.task_end(outer, 1100);
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* outer_root = find_child(p, 0, NodeKind::TaskRoot, outer.info.id);
+    const auto* inner_root = find_child(p, 0, NodeKind::TaskRoot, inner.info.id);
+    REQUIRE(outer_root != nullptr);
+    REQUIRE(inner_root != nullptr);
+    // The outer task was suspended while the inner one ran (1020-1060).
+    CHECK(thread_of(*outer_root, 0)->inclusive_s == Approx(60 * kNs));
+    CHECK(thread_of(*inner_root, 0)->inclusive_s == Approx(30 * kNs));
+    const auto* create = find_child(p, outer_root->id, NodeKind::Region, inner.info.id);
+    REQUIRE(create != nullptr);
+    CHECK(thread_of(*create, 0)->inclusive_s == Approx(20 * kNs));
+    CHECK(p.warnings.empty());
+}
+
+TEST_CASE("task profiling: instances begun with handles never created (taskloop)", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& taskloop = region("taskloop", 130);
+    core::ThreadState& t = m.this_thread();
+    const core::TaskHandle old = t.current_task();
+    t.enter(taskloop, 1000);
+    for (int i = 0; i < 4; ++i) {
+        t.task_begin(taskloop, 0, 1100 + 100 * i);  // the same bogus handle every time
+        t.task_end(taskloop, 1150 + 100 * i);
+    }
+    t.resume(old, 1500);
+    t.exit(taskloop, 1500);
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* root = find_child(p, 0, NodeKind::TaskRoot, taskloop.info.id);
+    REQUIRE(root != nullptr);
+    CHECK(thread_of(*root, 0)->visits == 4);
+    const auto* node = find_child(p, 0, NodeKind::Region, taskloop.info.id);
+    const auto* stub = find_child(p, node->id, NodeKind::TaskStub, taskloop.info.id);
+    REQUIRE(stub != nullptr);
+    CHECK(thread_of(*stub, 0)->task_switches == 4);
+    CHECK(thread_of(*node, 0)->exclusive_s == Approx(300 * kNs));
+    CHECK(p.warnings.empty());
+}
+
+TEST_CASE("task profiling: tasks created on one thread run on others, read concurrently", "[tasks][threads]") {
+    core::Measurement m(core::Clock::calibrated());
+    const auto& par = region("parallel", 140);
+    const auto& task = region("task", 141);
+    const auto& work = region("userRegion", 142, "userRegionName=work*");
+    constexpr int kTasks = 2000;
+    std::vector<std::atomic<core::TaskHandle>> handles(kTasks);
+    std::atomic<int> created{0};
+    std::atomic<bool> done{false};
+    core::ThreadState& master = m.this_thread();
+    master.fork(par, m.now(), 5);
+    master.parallel_begin(par, m.now(), {5, 1});
+    std::thread reader([&] {
+        // A snapshot thread: traverses every tree while they grow.
+        while (!done.load()) {
+            const auto p = m.build_profile();
+            CHECK(!p.nodes.empty());
+        }
+    });
+    std::vector<std::thread> workers;
+    for (int w = 0; w < 2; ++w) {
+        workers.emplace_back([&, w] {
+            core::ThreadState& t = m.this_thread();
+            t.parallel_begin(par, m.now(), {5, 1});
+            const auto old = t.current_task();
+            t.enter(par, m.now(), NodeKind::ImplicitBarrier);
+            for (int i = w; i < kTasks; i += 2) {
+                while (i >= created.load()) std::this_thread::yield();
+                t.task_begin(task, handles[i].load(), m.now());
+                t.enter(work, m.now());
+                t.exit(work, m.now());
+                t.task_end(task, m.now());
+            }
+            t.resume(old, m.now());
+            t.exit(par, m.now(), NodeKind::ImplicitBarrier);
+            t.parallel_end(par, m.now());
+        });
+    }
+    for (int i = 0; i < kTasks; ++i) {
+        const auto old = master.current_task();
+        handles[i].store(master.new_task_handle());
+        master.enter(task, m.now());
+        master.resume(old, m.now());
+        master.exit(task, m.now());
+        created.store(i + 1);
+    }
+    for (auto& w : workers) w.join();
+    master.parallel_end(par, m.now());
+    master.join(par, m.now());
+    done.store(true);
+    reader.join();
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].instances == kTasks);
+    const auto* root = find_child(p, 0, NodeKind::TaskRoot, task.info.id);
+    REQUIRE(root != nullptr);
+    CHECK(test::sum_visits(*root) == kTasks);
+    CHECK(test::sum_visits(*find_child(p, root->id, NodeKind::Region, work.info.id)) == kTasks);
+    CHECK(p.warnings.empty());
+}

@@ -1,0 +1,139 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/names.hpp"
+#include "writers/json_writer.hpp"
+#include "writers/report_files.hpp"
+#include "writers/text_writer.hpp"
+
+using namespace ompp;
+namespace fs = std::filesystem;
+
+namespace {
+
+model::Profile small_profile() {
+    model::Profile p;
+    p.application = "demo";
+    p.threads = 2;
+    p.wall_time_s = 2.0;
+    model::Region par{1, model::RegionKind::Parallel, std::nullopt, {"demo.c", 10, 10}, {"demo.c", 20, 20}};
+    model::Region crit{2, model::RegionKind::Critical, std::string("lockA"), {"demo.c", 12, 12}, {"demo.c", 14, 14}};
+    p.regions = {par, crit};
+    model::Node root;
+    root.threads.push_back({});
+    root.threads[0].visits = 1;
+    root.threads[0].inclusive_s = 2.0;
+    root.threads[0].exclusive_s = 0.5;
+    model::Node pn;
+    pn.id = 1;
+    pn.parent = 0;
+    pn.kind = model::NodeKind::Region;
+    pn.region = 1;
+    for (std::uint32_t t = 0; t < 2; ++t) {
+        model::ThreadMetrics m;
+        m.thread = t;
+        m.visits = 1;
+        m.inclusive_s = 1.5;
+        m.exclusive_s = 1.0;
+        m.startup_s = 0.01 * (t + 1);
+        pn.threads.push_back(m);
+    }
+    model::Node cn;
+    cn.id = 2;
+    cn.parent = 1;
+    cn.kind = model::NodeKind::Region;
+    cn.region = 2;
+    model::ThreadMetrics cm;
+    cm.visits = 4;
+    cm.inclusive_s = 0.5;
+    cm.exclusive_s = 0.5;
+    cm.enter_s = 0.25;
+    cn.threads.push_back(cm);
+    cn.predecessors.push_back({1, 0, 4});
+    p.nodes = {root, pn, cn};
+    p.warnings.push_back({"R00002 CRITICAL demo.c (12-14): end event without a matching begin; ignored", 2, 3});
+    p.tasks.push_back({7, 3, 0.1, 0.05, 0.2, 0.01, 2});
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("JSON profile carries the contract's keys and every model field", "[writers]") {
+    const auto json = writers::to_json(small_profile());
+    CHECK(json["format"] == "ompp-profile");
+    CHECK(json["version"] == 1);
+    CHECK(json["application"] == "demo");
+    CHECK(json["threads"] == 2);
+    CHECK(json["wall_time_s"] == 2.0);
+    CHECK(json["regions"][1]["kind"] == "CRITICAL");
+    CHECK(json["regions"][1]["name"] == "lockA");
+    CHECK(json["regions"][0]["name"].is_null());
+    CHECK(json["regions"][0]["first_line"] == 10);
+    CHECK(json["regions"][0]["last_line"] == 20);
+    CHECK(json["nodes"][0]["parent"].is_null());
+    CHECK(json["nodes"][0]["kind"] == "root");
+    CHECK(json["nodes"][2]["threads"][0]["enter_s"] == 0.25);
+    CHECK(json["nodes"][2]["predecessors"][0]["count"] == 4);
+    CHECK(json["nodes"][1]["threads"][1]["startup_s"] == 0.02);
+    CHECK(json["tasks"][0]["max_concurrent_per_thread"] == 2);
+    CHECK(json["warnings"][0]["occurrences"] == 3);
+    CHECK(json["overheads"]["program"].contains("synchronization_s"));
+    CHECK(json["properties"].is_array());
+    CHECK(json["snapshots"].is_array());
+    // Round trip through text.
+    CHECK(nlohmann::json::parse(json.dump()) == json);
+}
+
+TEST_CASE("text report has ompP's sections, columns and a SUM row", "[writers]") {
+    const std::string text = writers::to_text(small_profile());
+    for (const char* expected :
+         {"----     ompP General Information     ----", "Application Name: demo", "ompP Region Overview",
+          "CRITICAL: 1 region:", " * R00002 demo.c (12-14) 'lockA'", "ompP Callgraph", "[demo: 2 threads]",
+          "ompP Flat Region Profile (inclusive data)", "R00001 demo.c (10-20) PARALLEL",
+          "execT      execC      bodyT   exitBarT   startupT   shutdwnT      taskT", "enterT", " SUM",
+          "ompP Callgraph Region Profiles (incl./excl. data)", "execT/I    execT/E", "[*00] demo",
+          "[=02] R00002", "Task Statistics", "Warnings"}) {
+        INFO(expected);
+        CHECK_THAT(text, Catch::Contains(expected));
+    }
+}
+
+TEST_CASE("report files: first free index, never overwritten", "[writers]") {
+    const fs::path dir = fs::temp_directory_path() / fs::path("ompp-writers-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    writers::ReportRequest request{dir.string(), "app", 4, "", dir.string()};
+    std::vector<std::string> messages;
+    const auto first = writers::write_reports(request, "one", "{}", messages);
+    const auto second = writers::write_reports(request, "two", "{}", messages);
+    REQUIRE(first);
+    REQUIRE(second);
+    CHECK(first->text == (dir / "app.4-0.ompp.txt").string());
+    CHECK(second->text == (dir / "app.4-1.ompp.txt").string());
+    CHECK(second->json == (dir / "app.4-1.ompp.json").string());
+    std::ifstream in(first->text);
+    std::stringstream content;
+    content << in.rdbuf();
+    CHECK(content.str() == "one");
+    CHECK(messages.empty());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("report files: an unwritable directory falls back, with one message", "[writers]") {
+    const fs::path fallback = fs::temp_directory_path() / fs::path("ompp-fallback-" + std::to_string(::getpid()));
+    fs::remove_all(fallback);
+    fs::create_directories(fallback);
+    writers::ReportRequest request{"/nonexistent/ompp/dir", "app", 1, "", fallback.string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages);
+    REQUIRE(paths);
+    CHECK(paths->text == (fallback / "app.1-0.ompp.txt").string());
+    REQUIRE(messages.size() == 1);
+    CHECK_THAT(messages[0], Catch::Contains("OMPP_OUTDIR=/nonexistent/ompp/dir"));
+    CHECK(fs::exists(fallback / "app.1-0.ompp.json"));
+    fs::remove_all(fallback);
+}
