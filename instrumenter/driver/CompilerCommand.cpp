@@ -158,7 +158,8 @@ llvm::Expected<CompilerCommand> CompilerCommand::parse(llvm::ArrayRef<std::strin
   }
 
   // The same precedence as the compilers: -E and -M/-MM stop earliest.
-  if (Command.Inputs.empty())
+  // `-###` only prints what the compiler would run.
+  if (Command.Inputs.empty() || Parsed.hasArg(opts::OPT__HASH_HASH_HASH))
     Command.Mode = CommandMode::Query;
   else if (Parsed.hasArg(opts::OPT_E) || Parsed.hasArg(opts::OPT_M) || Parsed.hasArg(opts::OPT_MM))
     Command.Mode = CommandMode::Preprocess;

@@ -38,7 +38,7 @@ enum class CommandMode {
   Assemble,   ///< -S
   Preprocess, ///< -E, -M, -MM: ompp passes these through unchanged
   SyntaxOnly, ///< -fsyntax-only: passed through unchanged
-  Query,      ///< no inputs at all (--version, -dumpmachine, -print-*, ...)
+  Query,      ///< no inputs (--version, -dumpmachine, -print-*, ...), or -###
 };
 
 /// How ompp treats one input file.

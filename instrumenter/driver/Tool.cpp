@@ -14,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -173,6 +174,20 @@ std::string wrappedCompiler(ToolFlavor Flavor) {
   return Flavor == ToolFlavor::CXXWrapper ? "clang++-16" : "clang-16";
 }
 
+/// Whether \p Compiler resolves to this very executable (a wrapper told to
+/// wrap itself would start itself forever).
+bool namesThisTool(llvm::StringRef Compiler, const char *Argv0, void *MainAddress) {
+  std::string Resolved = Compiler.str();
+  if (!Compiler.contains('/')) {
+    auto Found = llvm::sys::findProgramByName(Compiler);
+    if (!Found)
+      return false;
+    Resolved = *Found;
+  }
+  return llvm::sys::fs::equivalent(Resolved,
+                                   llvm::sys::fs::getMainExecutable(Argv0, MainAddress));
+}
+
 /// Parses the tool's own options; prints a one-line error on a bad one.
 bool parseToolOptions(const std::vector<std::string> &Words) {
   std::vector<const char *> Argv;
@@ -254,8 +269,15 @@ int runTool(int Argc, const char **Argv, void *MainAddress) {
                               Family));
       return 1;
     }
-  if (Flavor != ToolFlavor::Instrument)
+  if (Flavor != ToolFlavor::Instrument) {
     Split.Compiler.front() = wrappedCompiler(Flavor);
+    if (namesThisTool(Split.Compiler.front(), Argv[0], MainAddress)) {
+      reportError(fmt::format("the compiler of {} is {} itself (check --compiler, OMPP_CC, "
+                              "OMPP_CXX)",
+                              path::filename(Argv[0]).str(), Split.Compiler.front()));
+      return 1;
+    }
+  }
   else if (Split.HasSeparator && Split.Compiler.empty()) {
     reportError("no compiler command after '--'");
     return 1;

@@ -23,7 +23,7 @@ Directives, one per comment line (`// DRIVER_<KEY>: <value>`):
 
 Placeholders (escaped inside regular expressions): {tool} ompp-instrument, {cc}/{cxx} the C/C++ compiler under
 test, {src} the case's source (copied into {dir}), {dir} the source
-directory, {runtime} the option selecting the POMP2 library to link.
+directory, {bindir} the directory of ompp-instrument, {runtime} the option selecting the POMP2 library to link.
 
 Every case also checks that nothing in the source directory changed (names
 and SHA-256 of every file): the instrumenter never writes into a source tree.
@@ -106,7 +106,8 @@ def main():
         before = tree_digest(src_dir)
 
         cc, cxx = COMPILERS[opts.compiler]
-        subst = {"tool": opts.tool, "cc": cc, "cxx": cxx, "src": src, "dir": src_dir,
+        subst = {"tool": opts.tool, "bindir": os.path.dirname(opts.tool), "cc": cc, "cxx": cxx,
+                 "src": src, "dir": src_dir,
                  "runtime": "" if opts.runtime == "DEFAULT" else opts.runtime}
 
         def expand(text, regex=False):
