@@ -156,6 +156,20 @@ const Stmt *structuredStatement(const OMPExecutableDirective &D) {
   return S;
 }
 
+/// Clauses without arguments report the following token as their end;
+/// keep only the clause name then.
+std::string clauseText(std::string Text) {
+  size_t Name = 0;
+  while (Name < Text.size() && (isalnum(static_cast<unsigned char>(Text[Name])) || Text[Name] == '_'))
+    ++Name;
+  size_t Next = Name;
+  while (Next < Text.size() && isspace(static_cast<unsigned char>(Text[Next])))
+    ++Next;
+  if (Next < Text.size() && Text[Next] == '(')
+    return Text;
+  return Text.substr(0, Name);
+}
+
 std::string argumentOf(const std::string &Text) {
   auto Open = Text.find('('), Close = Text.rfind(')');
   if (Open == std::string::npos || Close == std::string::npos || Close < Open)
@@ -200,7 +214,7 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
       continue;
     Clause Out;
     Out.Kind = C->getClauseKind();
-    Out.Text = Loc.spelled(C->getBeginLoc(), C->getEndLoc());
+    Out.Text = clauseText(Loc.spelled(C->getBeginLoc(), C->getEndLoc()));
     Out.Argument = argumentOf(Out.Text);
     if (const auto *If = dyn_cast<OMPIfClause>(C))
       Out.NameModifier = If->getNameModifier();
