@@ -67,6 +67,8 @@ Construct classify(OpenMPDirectiveKind K) {
 
 namespace {
 
+const Stmt *lastStatement(const Stmt *S);
+
 /// Maps locations to main-file offsets, refusing anything that would cross a
 /// macro boundary (style-anchors: never edit across macro boundaries).
 class Locator {
@@ -93,12 +95,12 @@ public:
 
   /// A statement's range including the ';' that ends expression statements.
   std::optional<Span> statement(const Stmt *S) const {
-    return withSemicolon(tokens(S->getBeginLoc(), S->getEndLoc()), S);
+    return withSemicolon(tokens(S->getBeginLoc(), lastStatement(S)->getEndLoc()), S);
   }
 
   /// Extends a range ending with statement S by the ';' that follows it.
   std::optional<Span> withSemicolon(std::optional<Span> R, const Stmt *S) const {
-    if (!R || isa<CompoundStmt>(S))
+    if (!R || isa<CompoundStmt>(lastStatement(S)))
       return R;
     StringRef Text = SM.getBufferData(SM.getMainFileID());
     unsigned I = R->End;
@@ -170,6 +172,18 @@ std::string clauseText(std::string Text) {
   return Text.substr(0, Name);
 }
 
+/// A directive's own end location is the end of its pragma; as a statement
+/// it ends with its structured block.
+const Stmt *lastStatement(const Stmt *S) {
+  while (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    const Stmt *Block = structuredStatement(*D);
+    if (!Block)
+      break;
+    S = Block;
+  }
+  return S;
+}
+
 std::string argumentOf(const std::string &Text) {
   auto Open = Text.find('('), Close = Text.rfind(')');
   if (Open == std::string::npos || Close == std::string::npos || Close < Open)
@@ -239,12 +253,12 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
   M.Pragma = Loc.pragmaText(D);
   if (Block) {
     M.Block = Loc.statement(Block);
-    M.EndLine = Loc.expansionLine(Block->getEndLoc());
     // A pragma is only replaceable if the statement starts after it (not
     // inside the same macro expansion).
     if (M.Pragma && (!M.Block || M.Block->Begin < M.Pragma->End))
       M.Pragma.reset();
-    M.Whole = Loc.withSemicolon(Loc.tokens(D.getBeginLoc(), Block->getEndLoc()), Block);
+    M.Whole = Loc.withSemicolon(Loc.tokens(D.getBeginLoc(), lastStatement(Block)->getEndLoc()), Block);
+    M.EndLine = Loc.expansionLine(lastStatement(Block)->getEndLoc());
   } else {
     M.EndLine = M.LineEnd;
     M.Whole = M.Pragma;

@@ -48,6 +48,9 @@ public:
   std::string where(const model::Directive &D) const;
 
   bool inNoInstrumentZone(unsigned Offset) const;
+  /// A cancel or cancellation point is nested in directive Index (its
+  /// construct may then not be made nowait).
+  bool containsCancellation(size_t Index) const;
   void setNoInstrumentZones(std::vector<model::Span> Zones) { NoInstrument = std::move(Zones); }
 
   const model::LineTable &lines() const { return Lines; }

@@ -57,8 +57,8 @@ bool needBlock(const Directive &D, Context &Ctx) {
 
 /// Adds `nowait` to a worksharing construct when possible, so that its
 /// implicit barrier can be measured as POMP2_Implicit_barrier_*.
-bool splitOffImplicitBarrier(const Directive &D, Context &Ctx) {
-  if (D.has(OMPC_nowait))
+bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
+  if (D.has(OMPC_nowait) || Ctx.containsCancellation(I))
     return false;
   if (!D.Pragma) {
     Ctx.note(D.Line, "the implicit barrier of " + Ctx.where(D) +
@@ -116,7 +116,7 @@ void planWorksharing(size_t I, const Directive &D, Context &Ctx) {
   // `loop` takes no nowait; single with copyprivate needs its barrier.
   bool Barrier = D.Kind != Construct::Loop &&
                  !(D.Kind == Construct::Single && D.has(OMPC_copyprivate)) &&
-                 splitOffImplicitBarrier(D, Ctx);
+                 splitOffImplicitBarrier(I, D, Ctx);
   WorkshareCalls Calls = workshareCalls(D.Kind);
   Ctx.before(D, std::string("{ ") + Calls.Enter + "(" + H(N) + ", " + C(N) + ");");
   Ctx.after(D, (Barrier ? implicitBarrier(N) : "") + Calls.Exit + "(" + H(N) + "); }");
@@ -322,7 +322,8 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   if (D.Kind == Construct::ParallelLoop)
     InnerN = Ctx.region(I, "loop");
   bool Worksharing = Inner != "master" && Inner != "masked";
-  bool Nowait = Worksharing && Inner != "loop";
+  // A cancellable construct may not be nowait: its barrier stays implicit.
+  bool Nowait = Worksharing && Inner != "loop" && !Ctx.containsCancellation(I);
   WorkshareCalls Calls = workshareCalls(D.Kind);
   std::string Text = pragmaText("parallel", D, ToParallel, Extra) + "\n{ POMP2_Parallel_begin(" +
                      H(N) + ");\n";
@@ -335,7 +336,7 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   Ctx.replacePragma(D, Text);
   std::string Close;
   if (Worksharing)
-    Close = (Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
+    Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
   else {
     Ctx.blockBegin(D, "{ POMP2_Masked_begin(" + H(N) + ", " + C(N) + ");");
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");

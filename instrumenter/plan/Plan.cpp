@@ -78,6 +78,17 @@ bool Context::inNoInstrumentZone(unsigned Offset) const {
   return llvm::any_of(NoInstrument, [&](model::Span S) { return S.contains(Offset); });
 }
 
+bool Context::containsCancellation(size_t Index) const {
+  for (const Directive &D : Unit.Directives) {
+    if (D.Kind != Construct::Cancel && D.Kind != Construct::CancellationPoint)
+      continue;
+    for (int P = D.Parent; P >= 0; P = Unit.Directives[P].Parent)
+      if (static_cast<size_t>(P) == Index)
+        return true;
+  }
+  return false;
+}
+
 namespace {
 
 struct Group {

@@ -11,8 +11,9 @@ The expectations live in the input as comments (one construct per file):
   // EXPECT-UNCHANGED              the output must equal the input
   // STDOUT: <text>                the program's stdout (with 1 and 2 threads)
   // T1: Call type[@line]; ...     thread 0's exact event sequence with 1 thread
+  // T1.PREFIX: ...                 how thread 0's sequence starts with 1 thread
   // T2.<t>: ...                   thread t's exact sequence with 2 threads
-  // T2.COUNT: Call type = <n>     number of such events over all threads (2 threads)
+  // T2.COUNT: Call type = <n>     number of such events over all threads (2 threads; T1.COUNT: 1)
   // NO-BALANCE                    skip the check that begin/end events nest per thread
 Sequences may continue over several lines with the same key.
 """
@@ -55,10 +56,10 @@ def parse_expectations(text):
             exp["balance"] = False
         elif key == "STDOUT":
             exp["stdout"] = value
-        elif key == "T2.COUNT":
+        elif key in ("T1.COUNT", "T2.COUNT"):
             call, n = value.rsplit("=", 1)
-            exp["count"].append((call.strip(), int(n)))
-        elif re.fullmatch(r"T1|T2\.\d+", key):
+            exp["count"].append((int(key[1]), call.strip(), int(n)))
+        elif re.fullmatch(r"T1|T2\.\d+|T1\.PREFIX", key):
             items = [i.strip() for i in value.split(";") if i.strip()]
             exp["seq"].setdefault(key, []).extend(items)
     return exp
@@ -177,10 +178,12 @@ def main():
             for key, items in exp["seq"].items():
                 if key == "T1" and threads == 1:
                     check_sequence(items, per_thread.get(0, []), label)
+                elif key == "T1.PREFIX" and threads == 1:
+                    check_sequence(items, per_thread.get(0, [])[: len(items)], label)
                 elif key.startswith("T2.") and threads == 2:
                     check_sequence(items, per_thread.get(int(key[3:]), []), f"{label}, thread {key[3:]}")
-            if threads == 2:
-                for call, n in exp["count"]:
+            for count_threads, call, n in exp["count"]:
+                if count_threads == threads:
                     got = sum(1 for evs in per_thread.values() for e in evs if matches(call, e))
                     if got != n:
                         fail(f"{label}: {got} events '{call}', expected {n}")
