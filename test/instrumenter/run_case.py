@@ -119,7 +119,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     lang = ["-xc++"] if ext == ".cpp" else ["-xc"]
 
-    rw = run([a.rewriter] + exp["rewrite_args"] + [case, "--"] + lang + exp["args"])
+    rw = run([a.rewriter] + exp["rewrite_args"] + [case, "--"] + lang + ["-I", a.include] + exp["args"])
     if exp["rewrite_error"]:
         if rw.returncode == 0 or rw.stdout:
             fail("rewriting should have failed without output")
