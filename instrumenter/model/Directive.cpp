@@ -123,25 +123,8 @@ public:
 
   unsigned expansionLine(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
-  /// The text the directive occupies and that a regenerated pragma may
-  /// replace: a `#pragma` line (continuations included, newline excluded), or
-  /// a `_Pragma(...)` / macro invocation that expands to nothing but it.
   std::optional<Span> pragmaText(const OMPExecutableDirective &D) const {
-    StringRef Text = SM.getBufferData(SM.getMainFileID());
-    if (auto Hash = offset(D.getBeginLoc())) {
-      auto Eod = offset(D.getEndLoc());
-      if (!Eod)
-        return std::nullopt;
-      unsigned End = *Eod;
-      while (End < Text.size() && Text[End] != '\n')
-        ++End;
-      return Span{*Hash, End};
-    }
-    CharSourceRange First = SM.getExpansionRange(D.getBeginLoc());
-    CharSourceRange Last = SM.getExpansionRange(D.getEndLoc());
-    if (First.getBegin() != Last.getBegin() || First.getEnd() != Last.getEnd())
-      return std::nullopt;
-    return tokens(First.getBegin(), First.getEnd());
+    return pragmaSpan(SM, LO, D.getBeginLoc(), D.getEndLoc());
   }
 
 private:
@@ -212,6 +195,34 @@ std::vector<std::string> countersDeclaredOutside(const Stmt *Loop, unsigned Dept
 }
 
 } // namespace
+
+std::optional<Span> pragmaSpan(const SourceManager &SM, const LangOptions &LO, SourceLocation Begin,
+                               SourceLocation End) {
+  auto Offset = [&](SourceLocation L) -> std::optional<unsigned> {
+    if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
+      return std::nullopt;
+    return SM.getFileOffset(L);
+  };
+  StringRef Text = SM.getBufferData(SM.getMainFileID());
+  // `#pragma` line: from '#' to the end of its (last continued) line.
+  if (auto Hash = Offset(Begin); Hash && Offset(End)) {
+    unsigned E = *Offset(End);
+    while (E < Text.size() && Text[E] != '\n')
+      ++E;
+    return Span{*Hash, E};
+  }
+  // `_Pragma("...")` written in the file, or a macro expanding to only it:
+  // the end of the pragma expands from the same place as its beginning.
+  CharSourceRange Last = SM.getExpansionRange(End);
+  SourceLocation First = Begin.isMacroID() ? SM.getExpansionRange(Begin).getBegin() : Begin;
+  if (First != Last.getBegin())
+    return std::nullopt;
+  CharSourceRange R = Lexer::makeFileCharRange(Last, SM, LO);
+  auto B = Offset(R.getBegin()), E = Offset(R.getEnd());
+  if (R.isInvalid() || !B || !E)
+    return std::nullopt;
+  return Span{*B, *E};
+}
 
 Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
   Locator Loc(Ctx);

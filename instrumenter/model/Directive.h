@@ -20,7 +20,10 @@
 
 namespace clang {
 class ASTContext;
+class LangOptions;
 class OMPExecutableDirective;
+class SourceLocation;
+class SourceManager;
 } // namespace clang
 
 namespace ompp::instrument::model {
@@ -108,6 +111,12 @@ struct UnitModel {
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).
 Directive buildDirective(const clang::OMPExecutableDirective &D, clang::ASTContext &Ctx);
+
+/// The main-file text a pragma occupies (Begin: its introducer, End: its end
+/// of directive): a `#pragma` line (newline excluded), or a `_Pragma(...)`
+/// or macro invocation that expands to nothing but the pragma.
+std::optional<Span> pragmaSpan(const clang::SourceManager &SM, const clang::LangOptions &LO,
+                               clang::SourceLocation Begin, clang::SourceLocation End);
 
 /// Classifies a directive kind.
 Construct classify(clang::OpenMPDirectiveKind K);

@@ -30,30 +30,6 @@ std::optional<unsigned> mainFileOffset(const SourceManager &SM, SourceLocation L
   return SM.getFileOffset(L);
 }
 
-/// The replaceable text of a pragma: its `#pragma` line, or a `_Pragma(...)`
-/// / macro invocation expanding to nothing but it.
-std::optional<Span> pragmaSpan(const SourceManager &SM, const LangOptions &LO,
-                               SourceLocation Begin, SourceLocation Eod) {
-  StringRef Text = SM.getBufferData(SM.getMainFileID());
-  if (auto Hash = mainFileOffset(SM, Begin)) {
-    auto End = mainFileOffset(SM, Eod);
-    if (!End)
-      return std::nullopt;
-    unsigned E = *End;
-    while (E < Text.size() && Text[E] != '\n')
-      ++E;
-    return Span{*Hash, E};
-  }
-  CharSourceRange First = SM.getExpansionRange(Begin), Last = SM.getExpansionRange(Eod);
-  if (First.getBegin() != Last.getBegin())
-    return std::nullopt;
-  CharSourceRange R = Lexer::makeFileCharRange(First, SM, LO);
-  auto B = mainFileOffset(SM, R.getBegin()), E = mainFileOffset(SM, R.getEnd());
-  if (R.isInvalid() || !B || !E)
-    return std::nullopt;
-  return Span{*B, *E};
-}
-
 /// `#pragma pomp ...` (OPARI2's user instrumentation), see docs/instrumenter.md:
 ///   pomp inst begin(NAME) | end(NAME) | altend(NAME) | init | finalize | on | off
 ///   pomp noinstrument | instrument
@@ -74,7 +50,7 @@ public:
       return;
     model::PompPragma P;
     P.Line = SM.getExpansionLineNumber(Introducer.Loc);
-    P.Text = pragmaSpan(SM, PP.getLangOpts(), Introducer.Loc, Tok.getLocation());
+    P.Text = model::pragmaSpan(SM, PP.getLangOpts(), Introducer.Loc, Tok.getLocation());
     using A = model::PompPragma::Action;
     std::optional<A> What;
     if (Words.size() == 1)
