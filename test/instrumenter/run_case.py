@@ -15,6 +15,8 @@ The expectations live in the input as comments (one construct per file):
   // T2.<t>: ...                   thread t's exact sequence with 2 threads
   // T2.COUNT: Call type = <n>     number of such events over all threads (2 threads; T1.COUNT: 1)
   // NO-BALANCE                    skip the check that begin/end events nest per thread
+  // EXPECT-SYMBOL: <regex>        a symbol (nm) of the program, e.g. POMP2_Init_reg_...
+  // EXPECT-COMPILER-WARNING: <re> both compilers warn like this (-Wall): checks #line mapping
 Sequences may continue over several lines with the same key.
 """
 import argparse
@@ -36,7 +38,7 @@ def fail(msg):
 
 def parse_expectations(text):
     exp = {"args": [], "rewrite_args": [], "warnings": [], "seq": {}, "count": [],
-           "stdout": None, "rewrite_error": False, "unchanged": False, "balance": True}
+           "stdout": None, "symbols": [], "compiler_warnings": [], "rewrite_error": False, "unchanged": False, "balance": True}
     for line in text.splitlines():
         m = re.match(r"\s*//\s*([A-Z0-9.\-]+):?\s?(.*)$", line)
         if not m:
@@ -52,6 +54,10 @@ def parse_expectations(text):
             exp["rewrite_error"] = True
         elif key == "EXPECT-UNCHANGED":
             exp["unchanged"] = True
+        elif key == "EXPECT-SYMBOL":
+            exp["symbols"].append(value)
+        elif key == "EXPECT-COMPILER-WARNING":
+            exp["compiler_warnings"].append(value)
         elif key == "NO-BALANCE":
             exp["balance"] = False
         elif key == "STDOUT":
@@ -151,11 +157,19 @@ def main():
         if r.returncode != 0:
             fail(f"{comp}: recorder does not compile:\n{r.stderr}")
         exe = os.path.join(work, f"{name}.{comp}")
-        cmd = [tools[ext], "-fopenmp", "-g", "-I", a.include, "-iquote", os.path.dirname(case)] + \
+        cmd = [tools[ext], "-fopenmp", "-g", "-Wall", "-I", a.include, "-iquote", os.path.dirname(case)] + \
             [x for x in exp["args"] if not x.startswith("-x")] + [out_src, rec_obj, "-o", exe]
         r = run(cmd, cwd=work)
         if r.returncode != 0:
             fail(f"{comp}: instrumented source does not compile ({' '.join(cmd)}):\n{r.stderr}")
+        for pattern in exp["compiler_warnings"]:
+            if not re.search(pattern, r.stderr):
+                fail(f"{comp}: compiler output lacks /{pattern}/:\n{r.stderr}")
+        if exp["symbols"]:
+            nm = run(["nm", exe]).stdout
+            for pattern in exp["symbols"]:
+                if not re.search(pattern, nm, re.M):
+                    fail(f"{comp}: no symbol /{pattern}/ in the program")
         for threads in (1, 2):
             log = os.path.join(work, f"events.{comp}.{threads}")
             env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_TEST_EVENTS=log)
