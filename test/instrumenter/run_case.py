@@ -36,30 +36,31 @@ def fail(msg):
     sys.exit(1)
 
 
+# Expectation keys by how their values are collected.
+SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args"}
+LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols",
+             "EXPECT-COMPILER-WARNING": "compiler_warnings"}
+FLAG_KEYS = {"EXPECT-REWRITE-ERROR": ("rewrite_error", True),
+             "EXPECT-UNCHANGED": ("unchanged", True), "NO-BALANCE": ("balance", False)}
+
+
 def parse_expectations(text):
-    exp = {"args": [], "rewrite_args": [], "warnings": [], "seq": {}, "count": [],
-           "stdout": None, "symbols": [], "compiler_warnings": [], "rewrite_error": False, "unchanged": False, "balance": True}
+    exp = {"seq": {}, "count": [], "stdout": None, "rewrite_error": False, "unchanged": False,
+           "balance": True}
+    for field in list(SPLIT_KEYS.values()) + list(LIST_KEYS.values()):
+        exp[field] = []
     for line in text.splitlines():
         m = re.match(r"\s*//\s*([A-Z0-9.\-]+):?\s?(.*)$", line)
         if not m:
             continue
         key, value = m.group(1), m.group(2).strip()
-        if key == "ARGS":
-            exp["args"] += value.split()
-        elif key == "REWRITE-ARGS":
-            exp["rewrite_args"] += value.split()
-        elif key == "EXPECT-WARNING":
-            exp["warnings"].append(value)
-        elif key == "EXPECT-REWRITE-ERROR":
-            exp["rewrite_error"] = True
-        elif key == "EXPECT-UNCHANGED":
-            exp["unchanged"] = True
-        elif key == "EXPECT-SYMBOL":
-            exp["symbols"].append(value)
-        elif key == "EXPECT-COMPILER-WARNING":
-            exp["compiler_warnings"].append(value)
-        elif key == "NO-BALANCE":
-            exp["balance"] = False
+        if key in SPLIT_KEYS:
+            exp[SPLIT_KEYS[key]] += value.split()
+        elif key in LIST_KEYS:
+            exp[LIST_KEYS[key]].append(value)
+        elif key in FLAG_KEYS:
+            field, flag = FLAG_KEYS[key]
+            exp[field] = flag
         elif key == "STDOUT":
             exp["stdout"] = value
         elif key in ("T1.COUNT", "T2.COUNT"):
