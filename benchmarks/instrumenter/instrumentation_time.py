@@ -85,7 +85,7 @@ def main():
                 rewrite = median_time([opts.tool, "--emit-source", "--", *compile_cmd], work,
                                       opts.repeat)
                 ompp = median_time([opts.tool, "--", *compile_cmd], work, opts.repeat)
-            except RuntimeError as error:
+            except (RuntimeError, OSError) as error:
                 print(f"skipped {f}: {error}", file=sys.stderr)
                 continue
             rows.append((os.path.relpath(f, ROOT) if f.startswith(ROOT) else f, plain, rewrite,

@@ -68,7 +68,13 @@ cl::opt<std::string> BuildPath("p", cl::cat(ToolCategory), cl::value_desc("build
                                cl::desc("Take the compiler command of each <source> from "
                                         "<build dir>/compile_commands.json"));
 cl::list<std::string> Sources(cl::Positional, cl::cat(ToolCategory), cl::value_desc("source"),
-                              cl::desc("<source>... (with -p)"));
+                              cl::desc("-- <compiler> <compiler args>...\n"
+                                       "       ompp-instrument [options] -p <build dir> "
+                                       "<source>...\n"
+                                       "       ompp-cc  [--ompp-<option>...] [--compiler=<cc>] "
+                                       "<compiler args>...\n"
+                                       "       ompp-c++ [--ompp-<option>...] [--compiler=<c++>] "
+                                       "<compiler args>..."));
 
 cl::extrahelp MoreHelp(R"(
 DESCRIPTION
@@ -97,7 +103,8 @@ WRAPPERS
   --ompp-keep-temps, --ompp-opari2-compatible, --ompp-help).
     make CC=ompp-cc CXX=ompp-c++
     cmake -DCMAKE_C_COMPILER=ompp-cc -DCMAKE_CXX_COMPILER=ompp-c++ ..
-    cmake -DCMAKE_CXX_COMPILER_LAUNCHER="ompp-instrument;--" ..
+    cmake -DCMAKE_CXX_COMPILER_LAUNCHER="ompp-instrument;--" \
+          -DCMAKE_CXX_LINKER_LAUNCHER="ompp-instrument;--" ..   (C likewise)
 
 ENVIRONMENT
   OMPP_CC, OMPP_CXX          compiler of ompp-cc / ompp-c++ (--compiler wins)
@@ -199,11 +206,7 @@ bool parseToolOptions(const std::vector<std::string> &Words) {
   llvm::raw_string_ostream ErrorStream(Errors);
   bool Ok = cl::ParseCommandLineOptions(
       static_cast<int>(Argv.size()), Argv.data(),
-      "instrument OpenMP C/C++ sources for the ompp profiler, then compile them\n\n"
-      "USAGE: ompp-instrument [options] -- <compiler> <compiler args>...\n"
-      "       ompp-instrument [options] -p <build dir> <source>...\n"
-      "       ompp-cc  [--ompp-<option>...] [--compiler=<cc>] <compiler args>...\n"
-      "       ompp-c++ [--ompp-<option>...] [--compiler=<c++>] <compiler args>...\n",
+      "instrument OpenMP C/C++ sources for the ompp profiler, then compile them\n",
       &ErrorStream, "OMPP_INSTRUMENT_OPTIONS", /*LongOptionsUseDoubleDash=*/true);
   if (!Ok) {
     llvm::StringRef First = llvm::StringRef(Errors).split('\n').first.trim();
