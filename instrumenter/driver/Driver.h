@@ -28,7 +28,6 @@
 #include "CompilerCommand.h"
 #include "InstallPrefix.h"
 
-#include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -40,8 +39,9 @@
 
 namespace ompp::driver {
 
-using RewriteFunction = llvm::unique_function<llvm::Expected<instrument::RewriteResult>(
-    llvm::StringRef, llvm::ArrayRef<std::string>, const instrument::RewriteOptions &)>;
+/// instrument::rewriteFile, or a stand-in with its signature.
+using RewriteFunction = llvm::Expected<instrument::RewriteResult> (*)(
+    llvm::StringRef, llvm::ArrayRef<std::string>, const instrument::RewriteOptions &);
 
 struct DriverOptions {
   instrument::RewriteOptions Rewrite;
@@ -56,7 +56,7 @@ struct DriverOptions {
 class Driver {
 public:
   Driver(DriverOptions Options, RewriteFunction Rewrite)
-      : Options(std::move(Options)), Rewrite(std::move(Rewrite)) {}
+      : Options(std::move(Options)), Rewrite(Rewrite) {}
 
   /// Builds what \p Command builds, from instrumented sources.  Returns the
   /// process exit status.

@@ -305,11 +305,7 @@ int runTool(int Argc, const char **Argv, void *MainAddress) {
   Options.KeepTemps = KeepTemps;
   Options.Verbose = Verbose;
   Options.RuntimeLibrary = RuntimeLibrary;
-  Driver TheDriver(std::move(Options),
-                   [](llvm::StringRef File, llvm::ArrayRef<std::string> Flags,
-                      const instrument::RewriteOptions &RewriteOptions) {
-                     return instrument::rewriteFile(File, Flags, RewriteOptions);
-                   });
+  Driver TheDriver(std::move(Options), &instrument::rewriteFile);
   if (!Split.HasSeparator && Flavor == ToolFlavor::Instrument)
     return buildFromDatabase(TheDriver);
 
