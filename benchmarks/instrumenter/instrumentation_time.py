@@ -66,46 +66,46 @@ def main():
         sys.exit(f"{opts.tool} not found; build target ompp-instrument or pass --tool")
     extra = shlex.split(opts.flags)
     files = [os.path.abspath(f) for f in files]
+    opts.tool = os.path.abspath(opts.tool)
     for f in files:  # the kernels' own headers (bench/kernel.hpp, common/npb.hpp)
         for parent in (os.path.dirname(f), os.path.dirname(os.path.dirname(f))):
             for inc in (parent, os.path.join(parent, "common")):
                 if os.path.isdir(inc) and "-I" + inc not in extra:
                     extra.append("-I" + inc)
 
-    rows = []
+    names = [os.path.relpath(f, ROOT) if f.startswith(ROOT) else f for f in files]
+    name_width = max(len(n) for n in names)
+    print(f"instrumentation time vs plain -O2 compile (median of {opts.repeat}; "
+          f"{opts.cc}/{opts.cxx}; target: at most +{TARGET:.0%})")
+    print(f"{'file':<{name_width}}  {'plain s':>8}  {'rewrite s':>9}  {'ompp s':>8}  "
+          f"{'added':>7}  within target", flush=True)
+
+    def row(name, plain, rewrite, ompp):
+        added = (ompp - plain) / plain
+        print(f"{name:<{name_width}}  {plain:8.3f}  {rewrite:9.3f}  {ompp:8.3f}  "
+              f"{added:+7.0%}  {'yes' if added <= TARGET else 'NO'}", flush=True)
+
+    totals = [0.0, 0.0, 0.0]
     with tempfile.TemporaryDirectory(prefix="ompp-bench-") as work:
-        for f in files:
+        for f, name in zip(files, names):
             is_c = f.endswith(".c")
             compiler = opts.cc if is_c else opts.cxx
             language_flags = [] if is_c else shlex.split(opts.cxx_flags)
             compile_cmd = [compiler, "-O2", "-fopenmp", *language_flags, *extra, "-c", f,
                            "-o", "x.o"]
             try:
-                plain = median_time(compile_cmd, work, opts.repeat)
-                rewrite = median_time([opts.tool, "--emit-source", "--", *compile_cmd], work,
-                                      opts.repeat)
-                ompp = median_time([opts.tool, "--", *compile_cmd], work, opts.repeat)
+                times = (median_time(compile_cmd, work, opts.repeat),
+                         median_time([opts.tool, "--emit-source", "--", *compile_cmd], work,
+                                     opts.repeat),
+                         median_time([opts.tool, "--", *compile_cmd], work, opts.repeat))
             except (RuntimeError, OSError) as error:
-                print(f"skipped {f}: {error}", file=sys.stderr)
+                print(f"skipped {name}: {error}", file=sys.stderr)
                 continue
-            rows.append((os.path.relpath(f, ROOT) if f.startswith(ROOT) else f, plain, rewrite,
-                         ompp, (ompp - plain) / plain))
-
-    if not rows:
+            row(name, *times)
+            totals = [t + x for t, x in zip(totals, times)]
+    if totals[0] == 0:
         sys.exit("no file could be measured")
-    name_width = max(len(r[0]) for r in rows)
-    print(f"instrumentation time vs plain -O2 compile (median of {opts.repeat}; "
-          f"{opts.cc}/{opts.cxx}; target: at most +{TARGET:.0%})")
-    print(f"{'file':<{name_width}}  {'plain s':>8}  {'rewrite s':>9}  {'ompp s':>8}  "
-          f"{'added':>7}  within target")
-    for name, plain, rewrite, ompp, added in rows:
-        print(f"{name:<{name_width}}  {plain:8.3f}  {rewrite:9.3f}  {ompp:8.3f}  "
-              f"{added:+7.0%}  {'yes' if added <= TARGET else 'NO'}")
-    total_plain = sum(r[1] for r in rows)
-    total_ompp = sum(r[3] for r in rows)
-    added = (total_ompp - total_plain) / total_plain
-    print(f"{'all files':<{name_width}}  {total_plain:8.3f}  {sum(r[2] for r in rows):9.3f}  "
-          f"{total_ompp:8.3f}  {added:+7.0%}  {'yes' if added <= TARGET else 'NO'}")
+    row("all files", *totals)
 
 
 if __name__ == "__main__":
