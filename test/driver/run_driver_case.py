@@ -9,7 +9,7 @@ Directives, one per comment line (`// DRIVER_<KEY>: <value>`):
   EXIT      expected exit status of the last ARGS command: a number or
             `nonzero` (default 0)
   WRITE     `<name>: <text>` writes an extra file into the source directory
-            (`\\n` for newlines) before anything runs
+            (`\\n` for newlines, placeholders expanded) before anything runs
   EXISTS / ABSENT   a path (relative to the work directory) that must / must
             not exist afterwards
   STDERR / STDOUT   a regular expression the output must match (re.search)
@@ -23,7 +23,8 @@ Directives, one per comment line (`// DRIVER_<KEY>: <value>`):
 
 Placeholders (escaped inside regular expressions): {tool} ompp-instrument, {cc}/{cxx} the C/C++ compiler under
 test, {src} the case's source (copied into {dir}), {dir} the source
-directory, {bindir} the directory of ompp-instrument, {runtime} the option selecting the POMP2 library to link.
+directory, {out} the work directory (the commands' current directory),
+{bindir} the directory of ompp-instrument, {runtime} the option selecting the POMP2 library to link.
 
 Every case also checks that nothing in the source directory changed (names
 and SHA-256 of every file): the instrumenter never writes into a source tree.
@@ -96,18 +97,9 @@ def main():
         os.makedirs(out_dir)
         src = os.path.join(src_dir, case)
         shutil.copy(opts.case, src)
-        for key, value in entries:
-            if key == "WRITE":
-                name, _, text = value.partition(":")
-                target = os.path.join(src_dir, name.strip())
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(text.strip().replace("\\n", "\n") + "\n")
-        before = tree_digest(src_dir)
-
         cc, cxx = COMPILERS[opts.compiler]
         subst = {"tool": opts.tool, "bindir": os.path.dirname(opts.tool), "cc": cc, "cxx": cxx,
-                 "src": src, "dir": src_dir,
+                 "src": src, "dir": src_dir, "out": out_dir,
                  "runtime": "" if opts.runtime == "DEFAULT" else opts.runtime}
 
         def expand(text, regex=False):
@@ -115,6 +107,15 @@ def main():
                 v = subst.get(m.group(1), m.group(0))
                 return re.escape(v) if regex and m.group(1) in subst else v
             return re.sub(r"\{(\w+)\}", value, text)
+
+        for key, value in entries:
+            if key == "WRITE":
+                name, _, text = expand(value).partition(":")
+                target = os.path.join(src_dir, name.strip())
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text.strip().replace("\\n", "\n") + "\n")
+        before = tree_digest(src_dir)
 
         program = next((v for k, v in entries if k == "PROGRAM"), None)
         program = os.path.join(os.path.dirname(opts.tool), program) if program else opts.tool
