@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Instrumentation time per file against a plain -O2 compile of the same file.
 
-For every source it measures, as the median of --repeat runs:
+For every source it measures the CPU time (user + system, compilers included),
+as the median of --repeat runs taken in turns:
   plain     <compiler> -O2 -fopenmp <flags> -c file -o x.o
   rewrite   ompp-instrument --emit-source -- <the same command>   (parse + rewrite)
   ompp      ompp-instrument -- <the same command>                 (rewrite + compile)
@@ -16,11 +17,11 @@ import argparse
 import glob
 import os
 import shlex
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGET = 0.50
@@ -33,19 +34,29 @@ def default_files():
     return sorted(f for p in patterns for f in glob.glob(os.path.join(ROOT, p)))
 
 
-def timed(argv, cwd):
-    start = time.perf_counter()
+def cpu_seconds(argv, cwd):
+    """User+system CPU time of argv and everything it runs (the compilers run
+    by ompp-instrument included): unlike wall time, hardly disturbed by other
+    load on the machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise RuntimeError(f"`{shlex.join(argv)}` failed:\n{result.stderr}")
-    return elapsed
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def median_time(argv, cwd, repeat):
-    timed(argv, cwd)  # warm the file cache
-    return statistics.median(timed(argv, cwd) for _ in range(repeat))
+def measure(commands, cwd, repeat):
+    """Median CPU time of each command; the commands take turns, so a change
+    of machine load affects all of them alike."""
+    for argv in commands:  # warm the file cache
+        cpu_seconds(argv, cwd)
+    samples = [[] for _ in commands]
+    for _ in range(repeat):
+        for argv, times in zip(commands, samples):
+            times.append(cpu_seconds(argv, cwd))
+    return tuple(statistics.median(times) for times in samples)
 
 
 def main():
@@ -75,7 +86,7 @@ def main():
 
     names = [os.path.relpath(f, ROOT) if f.startswith(ROOT) else f for f in files]
     name_width = max(len(n) for n in names)
-    print(f"instrumentation time vs plain -O2 compile (median of {opts.repeat}; "
+    print(f"instrumentation CPU time vs plain -O2 compile (median of {opts.repeat}; "
           f"{opts.cc}/{opts.cxx}; target: at most +{TARGET:.0%})")
     print(f"{'file':<{name_width}}  {'plain s':>8}  {'rewrite s':>9}  {'ompp s':>8}  "
           f"{'added':>7}  within target", flush=True)
@@ -94,10 +105,8 @@ def main():
             compile_cmd = [compiler, "-O2", "-fopenmp", *language_flags, *extra, "-c", f,
                            "-o", "x.o"]
             try:
-                times = (median_time(compile_cmd, work, opts.repeat),
-                         median_time([opts.tool, "--emit-source", "--", *compile_cmd], work,
-                                     opts.repeat),
-                         median_time([opts.tool, "--", *compile_cmd], work, opts.repeat))
+                times = measure([compile_cmd, [opts.tool, "--emit-source", "--", *compile_cmd],
+                                 [opts.tool, "--", *compile_cmd]], work, opts.repeat)
             except (RuntimeError, OSError) as error:
                 print(f"skipped {name}: {error}", file=sys.stderr)
                 continue

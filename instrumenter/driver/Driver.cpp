@@ -154,11 +154,9 @@ llvm::Expected<instrument::RewriteResult> Driver::rewrite(const CompilerCommand 
   instrument::RewriteOptions ForInput = Options.Rewrite;
   if (ForInput.UnitId.empty())
     ForInput.UnitId = unitIdFor(Command, Input);
-  auto Result = Rewrite(Input.Path, Flags, ForInput);
-  if (!Result)
-    return driverError(fmt::format("{}: not instrumented: {}", Input.Path,
-                                   llvm::toString(Result.takeError())));
-  return Result;
+  // The rewriter's errors name the file already (Clang's diagnostics, with
+  // file:line:col, went to stderr before).
+  return Rewrite(Input.Path, Flags, ForInput);
 }
 
 llvm::Expected<Driver::Instrumented> Driver::instrument(const CompilerCommand &Command,
