@@ -161,7 +161,15 @@ private:
 
 class CollectConsumer : public ASTConsumer {
 public:
-  explicit CollectConsumer(model::UnitModel &Out) : Out(Out) {}
+  CollectConsumer(model::UnitModel &Out, const SourceManager &SM) : Out(Out), SM(SM) {}
+
+  /// Bodies of functions in headers are never rewritten; skipping them (as
+  /// clangd does for preambles) saves much of the parse time.  Sema keeps
+  /// the bodies it needs (constexpr, deduced return types).
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return !SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
@@ -180,14 +188,19 @@ public:
 
 private:
   model::UnitModel &Out;
+  const SourceManager &SM;
 };
 
 class CollectAction : public ASTFrontendAction {
 public:
   explicit CollectAction(model::UnitModel &Out) : Out(Out) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return true;
+  }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().AddPragmaHandler(new PompPragmaHandler(Out));
-    return std::make_unique<CollectConsumer>(Out);
+    return std::make_unique<CollectConsumer>(Out, CI.getSourceManager());
   }
 
 private:
