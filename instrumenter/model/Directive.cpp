@@ -121,6 +121,17 @@ public:
     return Invalid ? std::string() : T.str();
   }
 
+  /// A clause as spelled.  Clauses without arguments report the following
+  /// token as their end, so the clause is its name alone unless a '('
+  /// (after comments and line continuations) follows the name.
+  std::string clause(const OMPClause &C) const {
+    SourceLocation Name = SM.getSpellingLoc(C.getBeginLoc());
+    std::optional<Token> Next = Lexer::findNextToken(Name, SM, LO);
+    if (Next && Next->is(tok::l_paren))
+      return spelled(C.getBeginLoc(), C.getEndLoc());
+    return spelled(C.getBeginLoc(), C.getBeginLoc());
+  }
+
   unsigned expansionLine(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
 
   std::optional<Span> pragmaText(const OMPExecutableDirective &D) const {
@@ -139,20 +150,6 @@ const Stmt *structuredStatement(const OMPExecutableDirective &D) {
   while (const auto *CS = dyn_cast_or_null<CapturedStmt>(S))
     S = CS->getCapturedStmt();
   return S;
-}
-
-/// Clauses without arguments report the following token as their end;
-/// keep only the clause name then.
-std::string clauseText(std::string Text) {
-  size_t Name = 0;
-  while (Name < Text.size() && (isalnum(static_cast<unsigned char>(Text[Name])) || Text[Name] == '_'))
-    ++Name;
-  size_t Next = Name;
-  while (Next < Text.size() && isspace(static_cast<unsigned char>(Text[Next])))
-    ++Next;
-  if (Next < Text.size() && Text[Next] == '(')
-    return Text;
-  return Text.substr(0, Name);
 }
 
 /// A directive's own end location is the end of its pragma; as a statement
@@ -239,7 +236,7 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
       continue;
     Clause Out;
     Out.Kind = C->getClauseKind();
-    Out.Text = clauseText(Loc.spelled(C->getBeginLoc(), C->getEndLoc()));
+    Out.Text = Loc.clause(*C);
     Out.Argument = argumentOf(Out.Text);
     if (const auto *If = dyn_cast<OMPIfClause>(C))
       Out.NameModifier = If->getNameModifier();

@@ -84,7 +84,7 @@ struct Directive {
 
 /// `#pragma pomp inst begin(name)` and friends (grammar: see docs/instrumenter.md).
 struct PompPragma {
-  enum class Action { Begin, End, Altend, Init, Finalize, On, Off, NoInstrument, Instrument };
+  enum class Action { Begin, End, Altend, Init, Finalize, On, Off, NoInstrument, Instrument, Unknown };
   Action What;
   std::string RegionName;
   unsigned Line = 0;

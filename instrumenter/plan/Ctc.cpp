@@ -33,11 +33,23 @@ bool opari2Knows(llvm::StringRef Key) {
   return llvm::is_contained(Known, Key);
 }
 
-std::string withoutSpaces(llvm::StringRef S) {
+/// A clause argument as a CTC value: comments, line continuations and
+/// white space dropped, '*' (the CTC separator) written as '@'.
+std::string ctcValue(llvm::StringRef S) {
   std::string Out;
-  for (char C : S)
-    if (!llvm::isSpace(C))
-      Out += C == '*' ? '@' : C;
+  while (!S.empty()) {
+    if (S.startswith("/*")) {
+      size_t End = S.find("*/", 2);
+      S = End == llvm::StringRef::npos ? "" : S.drop_front(End + 2);
+    } else if (S.startswith("//")) {
+      S = S.drop_until([](char C) { return C == '\n'; });
+    } else {
+      char C = S.front();
+      S = S.drop_front();
+      if (!llvm::isSpace(C) && C != '\\')
+        Out += C == '*' ? '@' : C;
+    }
+  }
   return Out;
 }
 
@@ -62,11 +74,11 @@ void addClauseKeys(Region &R, const model::Directive &D, bool Opari2Compatible) 
       break;
     case llvm::omp::OMPC_schedule:
       Key = "hasSchedule";
-      Value = withoutSpaces(C.Argument);
+      Value = ctcValue(C.Argument);
       break;
     case llvm::omp::OMPC_default:
       Key = "hasDefault";
-      Value = withoutSpaces(C.Argument);
+      Value = ctcValue(C.Argument);
       if (Value == "shared")
         Key.clear();
       break;

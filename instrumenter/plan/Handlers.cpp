@@ -321,13 +321,16 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   unsigned InnerN = N;
   if (D.Kind == Construct::ParallelLoop)
     InnerN = Ctx.region(I, "loop");
+  // Between `#pragma pomp noinstrument` and `instrument` only the parallel
+  // part is measured (fork/begin/end/join), as OPARI2 does.
+  bool FullyMeasured = !Ctx.inNoInstrumentZone(D.Whole->Begin);
   bool Worksharing = Inner != "master" && Inner != "masked";
   // A cancellable construct may not be nowait: its barrier stays implicit.
-  bool Nowait = Worksharing && Inner != "loop" && !Ctx.containsCancellation(I);
+  bool Nowait = FullyMeasured && Worksharing && Inner != "loop" && !Ctx.containsCancellation(I);
   WorkshareCalls Calls = workshareCalls(D.Kind);
   std::string Text = pragmaText("parallel", D, ToParallel, Extra) + "\n{ POMP2_Parallel_begin(" +
                      H(N) + ");\n";
-  if (Worksharing)
+  if (FullyMeasured && Worksharing)
     Text += std::string("{ ") + Calls.Enter + "(" + H(InnerN) + ", " + C(InnerN) + ");\n";
   Text += pragmaText(Inner, D, [&](const Clause &Cl) { return !ToParallel(Cl); },
                      Nowait ? " nowait" : "");
@@ -335,16 +338,16 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
                     ", 1, omp_get_max_threads(), &pomp2_old_task, " + C(N) + ");");
   Ctx.replacePragma(D, Text);
   std::string Close;
-  if (Worksharing)
+  if (FullyMeasured && Worksharing)
     Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
-  else {
+  else if (FullyMeasured) {
     Ctx.blockBegin(D, "{ POMP2_Masked_begin(" + H(N) + ", " + C(N) + ");");
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
     Close = implicitBarrier(N);
   }
   Ctx.after(D, Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" + H(N) +
                    ", pomp2_old_task); }");
-  if (D.Kind == Construct::ParallelSections)
+  if (FullyMeasured && D.Kind == Construct::ParallelSections)
     planImplicitFirstSection(D, N, Ctx);
 }
 

@@ -105,6 +105,15 @@ const std::vector<Group> &groups() {
   return Groups;
 }
 
+/// Parallel regions stay instrumented between `#pragma pomp noinstrument`
+/// and `instrument` (thread management needs their events).
+bool startsParallelRegion(Construct K) {
+  return K == Construct::Parallel || K == Construct::ParallelFor ||
+         K == Construct::ParallelForSimd || K == Construct::ParallelLoop ||
+         K == Construct::ParallelSections || K == Construct::ParallelMaster ||
+         K == Construct::ParallelMasked;
+}
+
 bool insideDevice(const model::UnitModel &Unit, const Directive &D) {
   for (int P = D.Parent; P >= 0; P = Unit.Directives[P].Parent)
     if (Unit.Directives[P].Kind == Construct::Device)
@@ -173,7 +182,7 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
                            " spans a macro boundary (its text cannot be edited)");
       continue;
     }
-    if (D.Kind != Construct::Parallel && Ctx.inNoInstrumentZone(D.Whole->Begin))
+    if (!startsParallelRegion(D.Kind) && Ctx.inNoInstrumentZone(D.Whole->Begin))
       continue;
     Entry->Plan(I, D, Ctx);
   }

@@ -54,6 +54,10 @@ void planUserRegions(Context &Ctx) {
       continue;
     }
     switch (P.What) {
+    case Action::Unknown:
+      Ctx.warn(P.Line, "unknown '#pragma pomp' form, left as is (expected 'inst begin(name)|"
+                       "end(name)|altend(name)|init|finalize|on|off' or 'noinstrument|instrument')");
+      break;
     case Action::NoInstrument:
       if (!InZone)
         ZoneStart = P.Text->Begin;
@@ -128,7 +132,7 @@ void planUserRegions(Context &Ctx) {
 
   for (size_t I = 0; I < Unit.Pomp.size(); ++I) {
     const PompPragma &P = Unit.Pomp[I];
-    if (!P.Text)
+    if (!P.Text || P.What == Action::Unknown)
       continue;
     std::string Code;
     std::string Guard;
@@ -142,6 +146,7 @@ void planUserRegions(Context &Ctx) {
     case Action::Off: Code = "POMP2_Off();"; break;
     case Action::NoInstrument:
     case Action::Instrument: break; // the pragma is dropped: compilers would warn about it
+    case Action::Unknown: break;
     case Action::Begin:
       Code = "POMP2_Begin(" + Context::handle(R->Number) + ", " + Context::ctc(R->Number) + ");";
       if (R->Guarded) {

@@ -3,6 +3,7 @@
 // --disable family names.
 #include "emit/Emit.h"
 #include "model/LineTable.h"
+#include "plan/Context.h"
 #include "plan/Plan.h"
 #include "rewriter/Rewriter.h"
 
@@ -19,6 +20,17 @@ TEST_CASE("CTC strings follow OPARI2's format and length rule") {
   std::string Ctc = plan::ctcString(R, "a.c");
   std::string Body = "*regionType=parallel*sscl=a.c:4:4*escl=a.c:7:7*hasIf=1*hasNum_threads=1**";
   CHECK(Ctc == std::to_string(Body.size() + 2) + Body);
+}
+
+TEST_CASE("clause values in CTC strings drop comments, continuations and spaces") {
+  model::Directive D;
+  model::Clause Schedule;
+  Schedule.Kind = llvm::omp::OMPC_schedule;
+  Schedule.Argument = "dynamic  /* for */ \\\n  , n * 2 // chunk\n";
+  D.Clauses.push_back(Schedule);
+  plan::Region R;
+  plan::addClauseKeys(R, D, false);
+  CHECK(R.Keys["hasSchedule"] == "dynamic,n@2");
 }
 
 TEST_CASE("line table maps offsets to lines and columns") {

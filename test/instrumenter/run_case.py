@@ -15,6 +15,7 @@ The expectations live in the input as comments (one construct per file):
   // T2.<t>: ...                   thread t's exact sequence with 2 threads
   // T2.COUNT: Call type = <n>     number of such events over all threads (2 threads; T1.COUNT: 1)
   // NO-BALANCE                    skip the check that begin/end events nest per thread
+  // C-ONLY                        a .c input is otherwise also checked as C++ (-xc++)
   // EXPECT-SYMBOL: <regex>        a symbol (nm) of the program, e.g. POMP2_Init_reg_...
   // EXPECT-COMPILER-WARNING: <re> both compilers warn like this (-Wall): checks #line mapping
 Sequences may continue over several lines with the same key.
@@ -40,13 +41,13 @@ def fail(msg):
 SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args"}
 LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols",
              "EXPECT-COMPILER-WARNING": "compiler_warnings"}
-FLAG_KEYS = {"EXPECT-REWRITE-ERROR": ("rewrite_error", True),
+FLAG_KEYS = {"C-ONLY": ("c_only", True), "EXPECT-REWRITE-ERROR": ("rewrite_error", True),
              "EXPECT-UNCHANGED": ("unchanged", True), "NO-BALANCE": ("balance", False)}
 
 
 def parse_expectations(text):
     exp = {"seq": {}, "count": [], "stdout": None, "rewrite_error": False, "unchanged": False,
-           "balance": True}
+           "balance": True, "c_only": False}
     for field in list(SPLIT_KEYS.values()) + list(LIST_KEYS.values()):
         exp[field] = []
     for line in text.splitlines():
@@ -122,7 +123,14 @@ def main():
     with open(case) as f:
         source = f.read()
     exp = parse_expectations(source)
-    work = os.path.join(os.path.abspath(a.workdir), name)
+    languages = [ext] if ext == ".cpp" or exp["c_only"] else [".c", ".cpp"]
+    for lang_ext in languages:
+        check_language(a, case, name, source, exp, lang_ext)
+
+
+def check_language(a, case, name, source, exp, ext):
+    """Rewrites, builds and runs the case as C (ext ".c") or C++ (".cpp")."""
+    work = os.path.join(os.path.abspath(a.workdir), name + ext.replace(".", "-"))
     os.makedirs(work, exist_ok=True)
     lang = ["-xc++"] if ext == ".cpp" else ["-xc"]
 
@@ -132,7 +140,7 @@ def main():
             fail("rewriting should have failed without output")
         if not re.search(re.escape(os.path.basename(case)) + r":\d+:\d+: error:", rw.stderr):
             fail("no file:line:col diagnostic: " + rw.stderr)
-        print("ok: rewrite error reported:\n" + rw.stderr)
+        print(f"ok ({ext}): rewrite error reported:\n" + rw.stderr)
         return
     if rw.returncode != 0:
         fail("rewriter failed:\n" + rw.stderr)
@@ -144,7 +152,7 @@ def main():
     if exp["unchanged"]:
         if rw.stdout != source:
             fail("output differs from the already instrumented input")
-        print("ok: unchanged")
+        print(f"ok ({ext}): unchanged")
         return
     if not rw.stdout.startswith("#define OMPP_INSTRUMENTED 1"):
         fail("output lacks the OMPP_INSTRUMENTED marker")
@@ -162,7 +170,7 @@ def main():
             [x for x in exp["args"] if not x.startswith("-x")] + [out_src, rec_obj, "-o", exe]
         r = run(cmd, cwd=work)
         if r.returncode != 0:
-            fail(f"{comp}: instrumented source does not compile ({' '.join(cmd)}):\n{r.stderr}")
+            fail(f"{ext} with {comp}: instrumented source does not compile ({' '.join(cmd)}):\n{r.stderr}")
         for pattern in exp["compiler_warnings"]:
             if not re.search(pattern, r.stderr):
                 fail(f"{comp}: compiler output lacks /{pattern}/:\n{r.stderr}")
@@ -175,7 +183,7 @@ def main():
             log = os.path.join(work, f"events.{comp}.{threads}")
             env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_TEST_EVENTS=log)
             r = run([exe], env=env, timeout=60)
-            label = f"{comp}, {threads} thread(s)"
+            label = f"{ext} with {comp}, {threads} thread(s)"
             if r.returncode != 0:
                 fail(f"{label}: program exited with {r.returncode}:\n{r.stderr}")
             if exp["stdout"] is not None and r.stdout.strip() != exp["stdout"]:
@@ -202,7 +210,7 @@ def main():
                     got = sum(1 for evs in per_thread.values() for e in evs if matches(call, e))
                     if got != n:
                         fail(f"{label}: {got} events '{call}', expected {n}")
-    print(f"ok: {name}")
+    print(f"ok: {name} as {ext}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,6 @@ int main(void) {
   printf("%d\n", x);
   return 0;
 }
-// EXPECT-WARNING: pomp_pragma_forms.c:11:.*warning: unknown '#pragma pomp' form
+// EXPECT-WARNING: pomp_pragma_forms.c:11: warning: unknown '#pragma pomp' form
 // STDOUT: 2
 // T1: Begin userRegion@5; End userRegion@5

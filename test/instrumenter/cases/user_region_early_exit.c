@@ -13,3 +13,4 @@ int main(void) {
 // EXPECT-WARNING: user_region_early_exit.c:3: warning: user region 'work': a return/goto between begin and end .*altend\(work\)
 // STDOUT: 1
 // T1: Begin userRegion@3; End userRegion@3
+// C-ONLY
