@@ -3,7 +3,8 @@
 # instrumented by opari2 and by `ompp-instrument --opari2-compatible`; each
 # object goes through OPARI2's init step (nm -B | pomp2-parse-init-regions.awk)
 # and is linked against OPARI2's reference POMP2 library /usr/lib/libpomp.a,
-# which prints one line per event.  With one thread both programs must print
+# which prints one line per event.  With one thread (OMP_THREAD_LIMIT=1, so
+# explicit num_threads clauses too) both programs must print
 # the same event stream and the same output.
 #
 #   run_opari2_compat_test.sh <ompp-instrument> <input.c>
@@ -25,7 +26,8 @@ link_and_run() { # <object> <label>
   "$tool" --opari2-compatible --runtime-library=/usr/lib/libpomp.a -- \
     gcc -fopenmp "$1" "init_$2.o" -o "prog_$2"
   local status=0
-  OMP_NUM_THREADS=1 "./prog_$2" > "stdout_$2.txt" 2> "events_$2.txt" || status=$?
+  # OMP_THREAD_LIMIT also caps explicit num_threads(n): one thread everywhere.
+  OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 "./prog_$2" > "stdout_$2.txt" 2> "events_$2.txt" || status=$?
   [ $status -eq 0 ] || { echo "FAIL: the $2-instrumented program exited with status $status"; tail -5 "events_$2.txt"; }
   return $status
 }
