@@ -1,0 +1,112 @@
+//===- Driver.h - Instrument, then run the real compiler ------------------===//
+//
+// Responsibilities: turn one classified compiler command into the commands
+// that build the same outputs from instrumented sources.
+//
+//   -E, -M, -MM, -fsyntax-only, queries  -> the original command, unchanged
+//   -c / -S                              -> per C/C++ input: rewrite it into
+//        the private temporary directory (same file name, so the compiler
+//        derives the same default output name), then compile that copy with
+//        -I<prefix>/include -iquote <directory of the original> and the
+//        original flags and -o; dependency files are made to name the
+//        original source
+//   link                                 -> each C/C++ input compiled as
+//        above into a temporary object; the original link command with those
+//        objects in place of the sources, plus -fopenmp (if missing) and the
+//        runtime: -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lompp; with
+//        --opari2-compatible also OPARI2's region registration (init step)
+//
+// The exit status is the first failing command's (or 0).  Nothing is written
+// into the source tree; a file that does not parse yields Clang's diagnostics
+// and no output.  The rewriting itself is a function passed in, so this layer
+// depends only on the rewriter's interface.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPP_DRIVER_DRIVER_H
+#define OMPP_DRIVER_DRIVER_H
+
+#include "CompilerCommand.h"
+#include "InstallPrefix.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rewriter/Rewriter.h"
+
+namespace ompp::driver {
+
+/// instrument::rewriteFile, or a stand-in with its signature.
+using RewriteFunction = llvm::Expected<instrument::RewriteResult> (*)(
+    llvm::StringRef, llvm::ArrayRef<std::string>, const instrument::RewriteOptions &);
+
+struct DriverOptions {
+  instrument::RewriteOptions Rewrite;
+  InstallPrefix Prefix;
+  bool KeepTemps = false;
+  bool Verbose = false;
+  /// Empty: <prefix>/lib/libompp.so.  "none": link no POMP2 library.
+  /// Anything else: that library file (e.g. OPARI2's /usr/lib/libpomp.a).
+  std::string RuntimeLibrary;
+};
+
+class Driver {
+public:
+  Driver(DriverOptions Options, RewriteFunction Rewrite)
+      : Options(std::move(Options)), Rewrite(Rewrite) {}
+
+  /// Builds what \p Command builds, from instrumented sources.  Returns the
+  /// process exit status.
+  int build(const CompilerCommand &Command);
+
+  /// Writes the instrumented form of every C/C++ input of \p Command to
+  /// \p OutputPath (atomically), or to stdout if it is empty.
+  int emitSources(const CompilerCommand &Command, llvm::StringRef OutputPath);
+
+private:
+  struct Instrumented {
+    std::string Path;        ///< what to compile: the rewritten copy, or the original
+    bool IsCopy = false;     ///< Path is a rewritten copy in the temporary directory
+  };
+
+  llvm::Expected<instrument::RewriteResult> rewrite(const CompilerCommand &Command,
+                                                    const CompilerInput &Input);
+  llvm::Expected<Instrumented> instrument(const CompilerCommand &Command,
+                                          const CompilerInput &Input, llvm::StringRef TempDir,
+                                          size_t Ordinal);
+  int compileEach(const CompilerCommand &Command, llvm::StringRef TempDir);
+  int compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir);
+  /// --opari2-compatible links: OPARI2's init step over the link inputs,
+  /// compiled; "" when not needed (or the inputs already provide it).
+  llvm::Expected<std::string> registrationObject(const CompilerCommand &Command,
+                                                 llvm::StringRef TempDir,
+                                                 const std::map<size_t, std::string> &Objects);
+  /// The flags that let an instrumented copy of \p Input compile as the
+  /// original would (ompp's headers, the original's directory for "..."
+  /// includes, debug info naming the original directory).
+  std::vector<std::string> instrumentedCompileFlags(const CompilerInput &Input,
+                                                    const Instrumented &Copy) const;
+  llvm::Expected<std::vector<std::string>> runtimeLinkFlags() const;
+  int run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args);
+  int runOriginal(const CompilerCommand &Command);
+  llvm::Error checkInputs(const CompilerCommand &Command) const;
+
+  DriverOptions Options;
+  RewriteFunction Rewrite;
+  std::string CompilerPath; ///< resolved on first use
+};
+
+/// Prints "ompp-instrument: error: <Message>" to stderr.
+void reportError(llvm::StringRef Message);
+
+/// Rewrites a Make-style dependency file so that it names \p Original where
+/// the compiler wrote \p Copy.  A missing file is not an error.
+llvm::Error replaceInDependencyFile(llvm::StringRef DependencyFile, llvm::StringRef Copy,
+                                    llvm::StringRef Original);
+
+} // namespace ompp::driver
+
+#endif // OMPP_DRIVER_DRIVER_H

@@ -1,0 +1,298 @@
+//===--- Directive.cpp - build the directive model from the AST -----------===//
+#include "model/Directive.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/OpenMPClause.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace ompp::instrument::model {
+
+using namespace clang;
+using namespace llvm::omp;
+
+const Clause *Directive::find(OpenMPClauseKind K) const {
+  for (const Clause &C : Clauses)
+    if (C.Kind == K)
+      return &C;
+  return nullptr;
+}
+
+Construct classify(OpenMPDirectiveKind K) {
+  switch (K) {
+  case OMPD_parallel: return Construct::Parallel;
+  case OMPD_for: return Construct::For;
+  case OMPD_for_simd: return Construct::ForSimd;
+  case OMPD_loop: return Construct::Loop;
+  case OMPD_sections: return Construct::Sections;
+  case OMPD_section: return Construct::Section;
+  case OMPD_single: return Construct::Single;
+  case OMPD_master: return Construct::Master;
+  case OMPD_masked: return Construct::Masked;
+  case OMPD_critical: return Construct::Critical;
+  case OMPD_atomic: return Construct::Atomic;
+  case OMPD_flush: return Construct::Flush;
+  case OMPD_barrier: return Construct::Barrier;
+  case OMPD_ordered: return Construct::Ordered; // refined by buildDirective (doacross)
+  case OMPD_task: return Construct::Task;
+  case OMPD_taskwait: return Construct::Taskwait;
+  case OMPD_taskgroup: return Construct::Taskgroup;
+  case OMPD_taskyield: return Construct::Taskyield;
+  case OMPD_taskloop: return Construct::Taskloop;
+  case OMPD_cancel: return Construct::Cancel;
+  case OMPD_cancellation_point: return Construct::CancellationPoint;
+  case OMPD_parallel_for: return Construct::ParallelFor;
+  case OMPD_parallel_for_simd: return Construct::ParallelForSimd;
+  case OMPD_parallel_loop: return Construct::ParallelLoop;
+  case OMPD_parallel_sections: return Construct::ParallelSections;
+  case OMPD_parallel_master: return Construct::ParallelMaster;
+  case OMPD_parallel_masked: return Construct::ParallelMasked;
+  case OMPD_simd:
+  case OMPD_scan:
+  case OMPD_tile:
+  case OMPD_unroll:
+  case OMPD_depobj:
+  case OMPD_interop:
+  case OMPD_error:
+    return Construct::Passive;
+  default:
+    if (isOpenMPTargetExecutionDirective(K) || isOpenMPTargetDataManagementDirective(K) ||
+        isOpenMPTeamsDirective(K) || isOpenMPDistributeDirective(K) || K == OMPD_target_data)
+      return Construct::Device;
+    return Construct::Unsupported;
+  }
+}
+
+namespace {
+
+const Stmt *lastStatement(const Stmt *S);
+
+/// Maps locations to main-file offsets, refusing anything that would cross a
+/// macro boundary (style-anchors: never edit across macro boundaries).
+class Locator {
+public:
+  explicit Locator(ASTContext &Ctx) : SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()) {}
+
+  std::optional<unsigned> offset(SourceLocation L) const {
+    if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
+      return std::nullopt;
+    return SM.getFileOffset(L);
+  }
+
+  /// The file range of a token range, if it maps onto main-file text.
+  std::optional<Span> tokens(SourceLocation B, SourceLocation E) const {
+    CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(B, E), SM, LO);
+    if (R.isInvalid())
+      return std::nullopt;
+    auto Begin = offset(R.getBegin());
+    auto End = offset(R.getEnd());
+    if (!Begin || !End || *End < *Begin)
+      return std::nullopt;
+    return Span{*Begin, *End};
+  }
+
+  /// A statement's range including the ';' that ends expression statements.
+  std::optional<Span> statement(const Stmt *S) const {
+    return withSemicolon(tokens(S->getBeginLoc(), lastStatement(S)->getEndLoc()), S);
+  }
+
+  /// Extends a range ending with statement S by the ';' that follows it.
+  std::optional<Span> withSemicolon(std::optional<Span> R, const Stmt *S) const {
+    if (!R || isa<CompoundStmt>(lastStatement(S)))
+      return R;
+    StringRef Text = SM.getBufferData(SM.getMainFileID());
+    unsigned I = R->End;
+    while (I < Text.size() && isspace(static_cast<unsigned char>(Text[I])))
+      ++I;
+    if (I < Text.size() && Text[I] == ';')
+      R->End = I + 1;
+    return R;
+  }
+
+  /// Text of a token range as spelled (also for _Pragma and macro text).
+  std::string spelled(SourceLocation B, SourceLocation E) const {
+    SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(E);
+    if (SM.getFileID(SB) != SM.getFileID(SE))
+      return {};
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(SB, SE), SM, LO, &Invalid);
+    return Invalid ? std::string() : T.str();
+  }
+
+  /// A clause as spelled.  Clauses without arguments report the following
+  /// token as their end, so the clause is its name alone unless a '('
+  /// (after comments and line continuations) follows the name.
+  std::string clause(const OMPClause &C) const {
+    SourceLocation Name = SM.getSpellingLoc(C.getBeginLoc());
+    std::optional<Token> Next = Lexer::findNextToken(Name, SM, LO);
+    if (Next && Next->is(tok::l_paren))
+      return spelled(C.getBeginLoc(), C.getEndLoc());
+    return spelled(C.getBeginLoc(), C.getBeginLoc());
+  }
+
+  unsigned expansionLine(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+
+  std::optional<Span> pragmaText(const OMPExecutableDirective &D) const {
+    return pragmaSpan(SM, LO, D.getBeginLoc(), D.getEndLoc());
+  }
+
+private:
+  const SourceManager &SM;
+  const LangOptions &LO;
+};
+
+const Stmt *structuredStatement(const OMPExecutableDirective &D) {
+  if (D.isStandaloneDirective() || !D.hasAssociatedStmt())
+    return nullptr;
+  const Stmt *S = D.getAssociatedStmt();
+  while (const auto *CS = dyn_cast_or_null<CapturedStmt>(S))
+    S = CS->getCapturedStmt();
+  return S;
+}
+
+/// A directive's own end location is the end of its pragma; as a statement
+/// it ends with its structured block.
+const Stmt *lastStatement(const Stmt *S) {
+  while (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    const Stmt *Block = structuredStatement(*D);
+    if (!Block)
+      break;
+    S = Block;
+  }
+  return S;
+}
+
+std::string argumentOf(const std::string &Text) {
+  auto Open = Text.find('('), Close = Text.rfind(')');
+  if (Open == std::string::npos || Close == std::string::npos || Close < Open)
+    return {};
+  return Text.substr(Open + 1, Close - Open - 1);
+}
+
+/// Loop counters assigned (not declared) in the init of the associated loops.
+std::vector<std::string> countersDeclaredOutside(const Stmt *Loop, unsigned Depth) {
+  std::vector<std::string> Names;
+  for (unsigned Level = 0; Level < Depth && Loop; ++Level) {
+    const auto *For = dyn_cast<ForStmt>(Loop);
+    if (!For)
+      break;
+    if (const auto *Init = dyn_cast_or_null<BinaryOperator>(For->getInit()))
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParenImpCasts()))
+        Names.push_back(Ref->getDecl()->getNameAsString());
+    Loop = For->getBody();
+    while (const auto *Block = dyn_cast_or_null<CompoundStmt>(Loop)) {
+      if (Block->size() != 1)
+        break;
+      Loop = Block->body_front();
+    }
+  }
+  return Names;
+}
+
+} // namespace
+
+std::optional<Span> pragmaSpan(const SourceManager &SM, const LangOptions &LO, SourceLocation Begin,
+                               SourceLocation End) {
+  auto Offset = [&](SourceLocation L) -> std::optional<unsigned> {
+    if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
+      return std::nullopt;
+    return SM.getFileOffset(L);
+  };
+  StringRef Text = SM.getBufferData(SM.getMainFileID());
+  // `#pragma` line: from '#' to the end of its (last continued) line.
+  if (auto Hash = Offset(Begin); Hash && Offset(End)) {
+    unsigned E = *Offset(End);
+    while (E < Text.size() && Text[E] != '\n')
+      ++E;
+    return Span{*Hash, E};
+  }
+  // `_Pragma("...")` written in the file, or a macro expanding to only it:
+  // the end of the pragma expands from the same place as its beginning.
+  CharSourceRange Last = SM.getExpansionRange(End);
+  SourceLocation First = Begin.isMacroID() ? SM.getExpansionRange(Begin).getBegin() : Begin;
+  if (First != Last.getBegin())
+    return std::nullopt;
+  CharSourceRange R = Lexer::makeFileCharRange(Last, SM, LO);
+  auto B = Offset(R.getBegin()), E = Offset(R.getEnd());
+  if (R.isInvalid() || !B || !E)
+    return std::nullopt;
+  return Span{*B, *E};
+}
+
+Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
+  Locator Loc(Ctx);
+  Directive M;
+  M.DirectiveKind = D.getDirectiveKind();
+  M.Kind = classify(M.DirectiveKind);
+  M.Name = getOpenMPDirectiveName(M.DirectiveKind).str();
+  M.FromMacro = D.getBeginLoc().isMacroID();
+  M.Line = Loc.expansionLine(D.getBeginLoc());
+  M.LineEnd = Loc.expansionLine(D.getEndLoc());
+
+  for (const OMPClause *C : D.clauses()) {
+    if (C->isImplicit() || C->getBeginLoc().isInvalid())
+      continue;
+    Clause Out;
+    Out.Kind = C->getClauseKind();
+    Out.Text = Loc.clause(*C);
+    Out.Argument = argumentOf(Out.Text);
+    if (const auto *If = dyn_cast<OMPIfClause>(C))
+      Out.NameModifier = If->getNameModifier();
+    if (Out.Kind == OMPC_lastprivate || Out.Kind == OMPC_firstprivate || Out.Kind == OMPC_linear ||
+        Out.Kind == OMPC_private)
+      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
+        if (const auto *E = dyn_cast_or_null<Expr>(Child))
+          Out.Vars.push_back(Loc.spelled(E->getBeginLoc(), E->getEndLoc()));
+    M.Clauses.push_back(std::move(Out));
+  }
+  if (const auto *Critical = dyn_cast<OMPCriticalDirective>(&D))
+    M.CriticalName = Critical->getDirectiveName().getAsString();
+  if (const auto *Cancel = dyn_cast<OMPCancelDirective>(&D))
+    M.CancelRegion = getOpenMPDirectiveName(Cancel->getCancelRegion()).str();
+  if (const auto *Point = dyn_cast<OMPCancellationPointDirective>(&D))
+    M.CancelRegion = getOpenMPDirectiveName(Point->getCancelRegion()).str();
+  if (M.Kind == Construct::Ordered &&
+      (D.isStandaloneDirective() || M.has(OMPC_depend)))
+    M.Kind = Construct::OrderedDepend;
+
+  const Stmt *Block = structuredStatement(D);
+  M.Pragma = Loc.pragmaText(D);
+  if (Block) {
+    M.Block = Loc.statement(Block);
+    // A pragma is only replaceable if the statement starts after it (not
+    // inside the same macro expansion).
+    if (M.Pragma && (!M.Block || M.Block->Begin < M.Pragma->End))
+      M.Pragma.reset();
+    M.Whole = Loc.withSemicolon(Loc.tokens(D.getBeginLoc(), lastStatement(Block)->getEndLoc()), Block);
+    M.EndLine = Loc.expansionLine(lastStatement(Block)->getEndLoc());
+  } else {
+    M.EndLine = M.LineEnd;
+    M.Whole = M.Pragma;
+  }
+
+  if (const auto *LoopD = dyn_cast<OMPLoopDirective>(&D)) {
+    if (const Stmt *Body = LoopD->getBody())
+      M.LoopBody = Loc.statement(Body);
+    unsigned Collapse = 1;
+    if (const auto *C = LoopD->getSingleClause<OMPCollapseClause>())
+      if (auto V = C->getNumForLoops()->getIntegerConstantExpr(Ctx))
+        Collapse = V->getZExtValue();
+    M.LoopCountersDeclaredOutside = countersDeclaredOutside(Block, Collapse);
+  }
+
+  if (M.Kind == Construct::Sections || M.Kind == Construct::ParallelSections) {
+    if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Block)) {
+      M.NumSections = Body->size();
+      if (!Body->body_empty() && !isa<OMPSectionDirective>(Body->body_front())) {
+        M.ImplicitFirstSection = Loc.statement(Body->body_front());
+        if (!M.ImplicitFirstSection)
+          M.NumSections = 0; // unknown: cannot instrument the implicit first section
+      }
+    }
+  }
+  return M;
+}
+
+} // namespace ompp::instrument::model

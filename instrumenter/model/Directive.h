@@ -1,0 +1,126 @@
+//===--- Directive.h - the directive model of one translation unit -*- C++ -*-===//
+//
+// What the planner needs to know about the main file, detached from the AST:
+// every OpenMP construct (kind, clauses of interest, nesting) with the places
+// in the original text where code may be inserted, every OpenMP lock call,
+// every `#pragma pomp` and the statement structure the user-region guards
+// need.  Places are byte offsets into the main file; a place that lies inside
+// a macro expansion is absent (std::nullopt), so nothing downstream can edit
+// across a macro boundary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OMPP_INSTRUMENTER_MODEL_DIRECTIVE_H
+#define OMPP_INSTRUMENTER_MODEL_DIRECTIVE_H
+
+#include "clang/Basic/OpenMPKinds.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class LangOptions;
+class OMPExecutableDirective;
+class SourceLocation;
+class SourceManager;
+} // namespace clang
+
+namespace ompp::instrument::model {
+
+/// Half-open byte range [Begin, End) of the main file.
+struct Span {
+  unsigned Begin = 0;
+  unsigned End = 0;
+  bool contains(unsigned Offset) const { return Begin <= Offset && Offset < End; }
+};
+
+/// The constructs the planner distinguishes; one handler each (plan/Handlers.cpp).
+enum class Construct {
+  Parallel, For, ForSimd, Loop, Sections, Section, Single, Master, Masked, Critical, Atomic,
+  Flush, Barrier, Ordered, OrderedDepend, Task, Taskwait, Taskgroup, Taskyield, Taskloop, Cancel,
+  CancellationPoint, ParallelFor, ParallelForSimd, ParallelLoop, ParallelSections, ParallelMaster,
+  ParallelMasked,
+  Device,      // target / teams / distribute: left alone with a note
+  Passive,     // nothing to measure (simd, scan, tile, ...): left alone silently
+  Unsupported  // left alone with a warning
+};
+
+struct Clause {
+  clang::OpenMPClauseKind Kind;
+  std::string Text;              // as spelled, e.g. "schedule(dynamic, (n)*2)"
+  std::string Argument;          // the text between the outer parentheses
+  std::vector<std::string> Vars; // list items of data-sharing clauses, as spelled
+  clang::OpenMPDirectiveKind NameModifier = llvm::omp::OMPD_unknown; // if(<directive>: ...)
+};
+
+struct Directive {
+  Construct Kind = Construct::Unsupported;
+  clang::OpenMPDirectiveKind DirectiveKind = llvm::omp::OMPD_unknown;
+  std::string Name;             // "parallel for"
+  int Parent = -1;              // index of the innermost enclosing directive
+  unsigned Depth = 0;
+
+  unsigned Line = 0;            // expansion line of the directive's first token (1-based)
+  unsigned LineEnd = 0;         // ... and of its last token
+  unsigned EndLine = 0;         // line where the construct (structured block) ends
+  bool FromMacro = false;       // the directive comes from a macro or _Pragma
+
+  std::optional<Span> Whole;    // from the pragma to the end of the construct (incl. ';')
+  std::optional<Span> Pragma;   // text that may be replaced by a regenerated pragma
+  std::optional<Span> Block;    // the structured block (incl. its ';'), editable
+  std::optional<Span> LoopBody; // body of the innermost associated loop, editable
+  std::optional<Span> ImplicitFirstSection; // sections: first section without its pragma
+  unsigned NumSections = 0;
+
+  std::vector<Clause> Clauses;
+  std::vector<std::string> LoopCountersDeclaredOutside; // `int i; for (i = 0; ...)`
+  std::string CriticalName;
+  std::string CancelRegion;
+
+  const Clause *find(clang::OpenMPClauseKind K) const;
+  bool has(clang::OpenMPClauseKind K) const { return find(K) != nullptr; }
+};
+
+/// `#pragma pomp inst begin(name)` and friends (grammar: see docs/instrumenter.md).
+struct PompPragma {
+  enum class Action { Begin, End, Altend, Init, Finalize, On, Off, NoInstrument, Instrument, Unknown };
+  Action What;
+  std::string RegionName;
+  unsigned Line = 0;
+  std::optional<Span> Text;     // the pragma's text, replaced by the call
+};
+
+/// A reference to an omp_*_lock function, renamed to its POMP2_* wrapper.
+struct LockReference {
+  Span Name;
+  std::string Callee;           // e.g. "omp_set_lock"
+};
+
+struct UnitModel {
+  std::string Text;             // the main file as read
+  bool CPlusPlus = false;
+  std::vector<Directive> Directives;
+  std::vector<PompPragma> Pomp;
+  std::vector<LockReference> Locks;
+  std::vector<Span> CompoundStatements;
+  std::vector<unsigned> EarlyExits;  // return / goto / throw statements (C region warnings)
+  std::vector<Span> TopLevelDecls;   // where the prologue may go
+  std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
+};
+
+/// Builds the model entry of one directive from the AST (parse layer calls this).
+Directive buildDirective(const clang::OMPExecutableDirective &D, clang::ASTContext &Ctx);
+
+/// The main-file text a pragma occupies (Begin: its introducer, End: its end
+/// of directive): a `#pragma` line (newline excluded), or a `_Pragma(...)`
+/// or macro invocation that expands to nothing but the pragma.
+std::optional<Span> pragmaSpan(const clang::SourceManager &SM, const clang::LangOptions &LO,
+                               clang::SourceLocation Begin, clang::SourceLocation End);
+
+/// Classifies a directive kind.
+Construct classify(clang::OpenMPDirectiveKind K);
+
+} // namespace ompp::instrument::model
+
+#endif

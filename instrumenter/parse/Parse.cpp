@@ -1,0 +1,258 @@
+//===--- Parse.cpp - run Clang over one file and collect the model --------===//
+#include "parse/Parse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/Pragma.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace ompp::instrument::parse {
+
+using namespace clang;
+using model::Span;
+
+namespace {
+
+std::optional<unsigned> mainFileOffset(const SourceManager &SM, SourceLocation L) {
+  if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
+    return std::nullopt;
+  return SM.getFileOffset(L);
+}
+
+/// `#pragma pomp ...` (OPARI2's user instrumentation), see docs/instrumenter.md:
+///   pomp inst begin(NAME) | end(NAME) | altend(NAME) | init | finalize | on | off
+///   pomp noinstrument | instrument
+class PompPragmaHandler : public PragmaHandler {
+public:
+  explicit PompPragmaHandler(model::UnitModel &Out) : PragmaHandler("pomp"), Out(Out) {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &) override {
+    std::vector<std::string> Words;
+    Token Tok;
+    PP.Lex(Tok);
+    while (Tok.isNot(tok::eod)) {
+      Words.push_back(PP.getSpelling(Tok));
+      PP.Lex(Tok);
+    }
+    const SourceManager &SM = PP.getSourceManager();
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Introducer.Loc)))
+      return;
+    model::PompPragma P;
+    P.Line = SM.getExpansionLineNumber(Introducer.Loc);
+    P.Text = model::pragmaSpan(SM, PP.getLangOpts(), Introducer.Loc, Tok.getLocation());
+    using A = model::PompPragma::Action;
+    std::optional<A> What;
+    if (Words.size() == 1)
+      What = llvm::StringSwitch<std::optional<A>>(Words[0])
+                 .Case("noinstrument", A::NoInstrument)
+                 .Case("instrument", A::Instrument)
+                 .Default(std::nullopt);
+    else if (Words.size() == 2 && Words[0] == "inst")
+      What = llvm::StringSwitch<std::optional<A>>(Words[1])
+                 .Case("init", A::Init)
+                 .Case("finalize", A::Finalize)
+                 .Case("on", A::On)
+                 .Case("off", A::Off)
+                 .Default(std::nullopt);
+    else if (Words.size() == 5 && Words[0] == "inst" && Words[2] == "(" && Words[4] == ")") {
+      What = llvm::StringSwitch<std::optional<A>>(Words[1])
+                 .Case("begin", A::Begin)
+                 .Case("end", A::End)
+                 .Case("altend", A::Altend)
+                 .Default(std::nullopt);
+      P.RegionName = Words[3];
+    }
+    P.What = What.value_or(A::Unknown);
+    Out.Pomp.push_back(std::move(P));
+  }
+
+private:
+  model::UnitModel &Out;
+};
+
+bool isLockFunction(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("omp_init_lock", "omp_destroy_lock", "omp_set_lock", "omp_unset_lock", "omp_test_lock",
+             true)
+      .Cases("omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
+             "omp_unset_nest_lock", "omp_test_nest_lock", true)
+      .Cases("omp_init_lock_with_hint", "omp_init_nest_lock_with_hint", true)
+      .Default(false);
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &Ctx, model::UnitModel &Out)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
+
+  bool dataTraverseStmtPre(Stmt *S) {
+    auto *D = dyn_cast<OMPExecutableDirective>(S);
+    if (!D)
+      return true;
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(D->getBeginLoc())))
+      return true;
+    model::Directive M = model::buildDirective(*D, Ctx);
+    M.Parent = Open.empty() ? -1 : static_cast<int>(Open.back().second);
+    M.Depth = Open.size();
+    Open.emplace_back(S, Out.Directives.size());
+    Out.Directives.push_back(std::move(M));
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *S) {
+    if (!Open.empty() && Open.back().first == S)
+      Open.pop_back();
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
+      lockReference(F->getName(), E->getLocation());
+    return true;
+  }
+  bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+    if (E->getName().isIdentifier())
+      lockReference(E->getName().getAsIdentifierInfo()->getName(), E->getNameLoc());
+    return true;
+  }
+  bool VisitCompoundStmt(CompoundStmt *S) {
+    auto B = mainFileOffset(SM, S->getLBracLoc()), E = mainFileOffset(SM, S->getRBracLoc());
+    if (B && E)
+      Out.CompoundStatements.push_back(Span{*B, *E + 1});
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *S) { return earlyExit(S->getBeginLoc()); }
+  bool VisitGotoStmt(GotoStmt *S) { return earlyExit(S->getBeginLoc()); }
+  bool VisitCXXThrowExpr(CXXThrowExpr *E) { return earlyExit(E->getBeginLoc()); }
+
+private:
+  bool earlyExit(SourceLocation L) {
+    if (auto O = mainFileOffset(SM, SM.getExpansionLoc(L)))
+      Out.EarlyExits.push_back(*O);
+    return true;
+  }
+
+  void lockReference(StringRef Name, SourceLocation L) {
+    if (!isLockFunction(Name))
+      return;
+    SourceLocation Spelling = L.isMacroID() && SM.isMacroArgExpansion(L) ? SM.getSpellingLoc(L) : L;
+    if (auto O = mainFileOffset(SM, Spelling)) {
+      Out.Locks.push_back({Span{*O, *O + static_cast<unsigned>(Name.size())}, Name.str()});
+    } else if (SM.isWrittenInMainFile(SM.getExpansionLoc(L))) {
+      Out.Unmappable.emplace_back(SM.getExpansionLineNumber(L), Name.str() + " (inside a macro)");
+    }
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  model::UnitModel &Out;
+  std::vector<std::pair<Stmt *, size_t>> Open;
+};
+
+class CollectConsumer : public ASTConsumer {
+public:
+  CollectConsumer(model::UnitModel &Out, const SourceManager &SM) : Out(Out), SM(SM) {}
+
+  /// Bodies of functions in headers are never rewritten; skipping them (as
+  /// clangd does for preambles) saves much of the parse time.  Sema keeps
+  /// the bodies it needs (constexpr, deduced return types).
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return !SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    Out.Text = SM.getBufferData(SM.getMainFileID()).str();
+    Out.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      CharSourceRange R = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(D->getSourceRange()), SM, Ctx.getLangOpts());
+      auto B = mainFileOffset(SM, R.getBegin()), E = mainFileOffset(SM, R.getEnd());
+      if (R.isValid() && B && E)
+        Out.TopLevelDecls.push_back(Span{*B, *E});
+    }
+    Collector(Ctx, Out).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+
+private:
+  model::UnitModel &Out;
+  const SourceManager &SM;
+};
+
+class CollectAction : public ASTFrontendAction {
+public:
+  explicit CollectAction(model::UnitModel &Out) : Out(Out) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    CI.getPreprocessor().AddPragmaHandler(new PompPragmaHandler(Out));
+    return std::make_unique<CollectConsumer>(Out, CI.getSourceManager());
+  }
+
+private:
+  model::UnitModel &Out;
+};
+
+class CollectFactory : public tooling::FrontendActionFactory {
+public:
+  explicit CollectFactory(model::UnitModel &Out) : Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<CollectAction>(Out); }
+
+private:
+  model::UnitModel &Out;
+};
+
+std::string resourceDir() {
+  if (auto Env = llvm::sys::Process::GetEnv("OMPP_CLANG_RESOURCE_DIR"))
+    return *Env;
+  return OMPP_CLANG_RESOURCE_DIR;
+}
+
+} // namespace
+
+std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) {
+  std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());
+  auto Has = [&](llvm::StringRef Prefix) {
+    return llvm::any_of(Args, [&](const std::string &A) { return llvm::StringRef(A).startswith(Prefix); });
+  };
+  if (!Has("-fopenmp"))
+    Args.push_back("-fopenmp");
+  if (!Has("-resource-dir"))
+    Args.push_back("-resource-dir=" + resourceDir());
+  // Only the AST is needed here: warnings (and -Werror) belong to the real
+  // compile of the rewritten file, which the user's compiler reports.
+  Args.push_back("-w");
+  return Args;
+}
+
+llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
+                                               llvm::ArrayRef<std::string> ClangArgs) {
+  if (!llvm::sys::fs::exists(File))
+    return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
+                                   File.str().c_str());
+  tooling::FixedCompilationDatabase Db(".", parserArguments(ClangArgs));
+  tooling::ClangTool Tool(Db, {File.str()});
+  model::UnitModel Model;
+  CollectFactory Factory(Model);
+  if (Tool.run(&Factory) != 0)
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "%s: not instrumented: the compiler front end reported errors",
+                                   File.str().c_str());
+  return Model;
+}
+
+} // namespace ompp::instrument::parse

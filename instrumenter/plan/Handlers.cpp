@@ -1,0 +1,389 @@
+//===--- Handlers.cpp - one handler per OpenMP construct family -----------===//
+//
+// Every handler emits exactly OPARI2's POMP2 call sequence and task-handle
+// protocol for its construct (opari2-reference.md §2-3), or the analogous
+// sequence of <pomp2/pomp2_ompp.h> for constructs OPARI2 does not know.
+// docs/instrumenter.md shows each transformation.
+//
+//===----------------------------------------------------------------------===//
+#include "plan/Context.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <functional>
+
+namespace ompp::instrument::plan {
+
+using model::Clause;
+using model::Construct;
+using model::Directive;
+using namespace clang;
+using namespace llvm::omp;
+
+namespace {
+
+std::string H(unsigned N) { return Context::handle(N); }
+std::string C(unsigned N) { return Context::ctc(N); }
+
+/// The implicit barrier of a worksharing construct or parallel region, made
+/// explicit (after `nowait`) so that its waiting time is measured separately.
+std::string implicitBarrier(unsigned N) {
+  return "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Implicit_barrier_enter(" + H(N) +
+         ", &pomp2_old_task);\n#pragma omp barrier\nPOMP2_Implicit_barrier_exit(" + H(N) +
+         ", pomp2_old_task); }\n";
+}
+
+/// "#pragma omp <Name> <clauses that Keep accepts><Extra>", clauses as spelled.
+std::string pragmaText(llvm::StringRef Name, const Directive &D,
+                       const std::function<bool(const Clause &)> &Keep, llvm::StringRef Extra = "") {
+  std::string Text = "#pragma omp " + Name.str();
+  for (const Clause &Cl : D.Clauses)
+    if (Keep(Cl))
+      Text += " " + Cl.Text;
+  return Text + Extra.str();
+}
+
+bool all(const Clause &) { return true; }
+
+/// A structured block is needed for begin/end events inside the construct.
+bool needBlock(const Directive &D, Context &Ctx) {
+  if (D.Block)
+    return true;
+  Ctx.warn(D.Line, "not instrumented: the structured block of " + Ctx.where(D) +
+                       " lies inside a macro expansion");
+  return false;
+}
+
+/// Adds `nowait` to a worksharing construct when possible, so that its
+/// implicit barrier can be measured as POMP2_Implicit_barrier_*.
+bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
+  if (D.has(OMPC_nowait) || Ctx.containsCancellation(I))
+    return false;
+  if (!D.Pragma) {
+    Ctx.note(D.Line, "the implicit barrier of " + Ctx.where(D) +
+                         " is measured as part of the construct (its pragma comes from a macro)");
+    return false;
+  }
+  Ctx.replacePragma(D, pragmaText(D.Name, D, all, " nowait"));
+  return true;
+}
+
+void planParallel(size_t I, const Directive &D, Context &Ctx) {
+  if (!needBlock(D, Ctx))
+    return;
+  unsigned N = Ctx.region(I, "parallel");
+  // Between `#pragma pomp noinstrument` and `instrument` OPARI2 keeps only
+  // fork/begin/end/join (thread management needs them).
+  bool Barrier = !Ctx.inNoInstrumentZone(D.Whole->Begin);
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
+                    ", 1, omp_get_max_threads(), &pomp2_old_task, " + C(N) + ");");
+  Ctx.blockBegin(D, "{ POMP2_Parallel_begin(" + H(N) + ");");
+  Ctx.blockEnd(D, (Barrier ? implicitBarrier(N) : "") + "POMP2_Parallel_end(" + H(N) + "); }");
+  Ctx.after(D, "POMP2_Parallel_join(" + H(N) + ", pomp2_old_task); }");
+}
+
+struct WorkshareCalls {
+  const char *Enter, *Exit;
+};
+
+WorkshareCalls workshareCalls(Construct K) {
+  switch (K) {
+  case Construct::Sections:
+  case Construct::ParallelSections: return {"POMP2_Sections_enter", "POMP2_Sections_exit"};
+  case Construct::Single: return {"POMP2_Single_enter", "POMP2_Single_exit"};
+  default: return {"POMP2_For_enter", "POMP2_For_exit"};
+  }
+}
+
+void planImplicitFirstSection(const Directive &D, unsigned N, Context &Ctx) {
+  if (D.ImplicitFirstSection)
+    Ctx.wrapInner(D, *D.ImplicitFirstSection,
+                  "{ POMP2_Section_begin(" + H(N) + ", " + C(N) + ");",
+                  "POMP2_Section_end(" + H(N) + "); }");
+}
+
+void planWorksharing(size_t I, const Directive &D, Context &Ctx) {
+  bool Compat = Ctx.Options.Opari2Compatible;
+  const char *Type = D.Kind == Construct::Sections ? "sections"
+                     : D.Kind == Construct::Single ? "single"
+                     : D.Kind == Construct::Loop   ? "loop"
+                     : D.Kind == Construct::ForSimd && !Compat ? "forsimd"
+                                                               : "for";
+  unsigned N = Ctx.region(I, Type);
+  if (D.Kind == Construct::Sections && D.NumSections)
+    Ctx.regionData(N).Keys["numSections"] = std::to_string(D.NumSections);
+  // `loop` takes no nowait; single with copyprivate needs its barrier.
+  bool Barrier = D.Kind != Construct::Loop &&
+                 !(D.Kind == Construct::Single && D.has(OMPC_copyprivate)) &&
+                 splitOffImplicitBarrier(I, D, Ctx);
+  WorkshareCalls Calls = workshareCalls(D.Kind);
+  Ctx.before(D, std::string("{ ") + Calls.Enter + "(" + H(N) + ", " + C(N) + ");");
+  Ctx.after(D, (Barrier ? implicitBarrier(N) : "") + Calls.Exit + "(" + H(N) + "); }");
+  if (D.Kind == Construct::Single && D.Block) {
+    Ctx.blockBegin(D, "{ POMP2_Single_begin(" + H(N) + ");");
+    Ctx.blockEnd(D, "POMP2_Single_end(" + H(N) + "); }");
+  }
+  if (D.Kind == Construct::Sections)
+    planImplicitFirstSection(D, N, Ctx);
+}
+
+void planSection(size_t, const Directive &D, Context &Ctx) {
+  auto N = D.Parent >= 0 ? Ctx.regionOf(D.Parent) : std::nullopt;
+  if (!N || !needBlock(D, Ctx))
+    return;
+  Ctx.blockBegin(D, "{ POMP2_Section_begin(" + H(*N) + ", " + C(*N) + ");");
+  Ctx.blockEnd(D, "POMP2_Section_end(" + H(*N) + "); }");
+}
+
+void planMaster(size_t I, const Directive &D, Context &Ctx) {
+  if (!needBlock(D, Ctx))
+    return;
+  bool Masked = D.Kind == Construct::Masked;
+  unsigned N = Ctx.region(I, Masked ? "masked" : "master");
+  const char *Begin = Masked ? "POMP2_Masked_begin" : "POMP2_Master_begin";
+  const char *End = Masked ? "POMP2_Masked_end" : "POMP2_Master_end";
+  Ctx.blockBegin(D, std::string("{ ") + Begin + "(" + H(N) + ", " + C(N) + ");");
+  Ctx.blockEnd(D, std::string(End) + "(" + H(N) + "); }");
+}
+
+/// critical and ordered: enter/exit outside, begin/end inside the construct.
+void planMutex(size_t I, const Directive &D, Context &Ctx) {
+  bool Critical = D.Kind == Construct::Critical;
+  std::string Kind = Critical ? "Critical" : "Ordered";
+  unsigned N = Ctx.region(I, Critical ? "critical" : "ordered");
+  Ctx.before(D, "{ POMP2_" + Kind + "_enter(" + H(N) + ", " + C(N) + ");");
+  Ctx.after(D, "POMP2_" + Kind + "_exit(" + H(N) + "); }");
+  if (needBlock(D, Ctx)) {
+    Ctx.blockBegin(D, "{ POMP2_" + Kind + "_begin(" + H(N) + ");");
+    Ctx.blockEnd(D, "POMP2_" + Kind + "_end(" + H(N) + "); }");
+  }
+}
+
+/// Constructs measured by one enter/exit pair around them: atomic, flush,
+/// doacross ordered, cancel, cancellation point.
+void planEnterExit(size_t I, const Directive &D, Context &Ctx) {
+  struct Shape {
+    Construct Kind;
+    const char *Type, *Calls;
+  };
+  static const Shape Shapes[] = {
+      {Construct::Atomic, "atomic", "Atomic"},
+      {Construct::Flush, "flush", "Flush"},
+      {Construct::OrderedDepend, "ordereddepend", "Ordered"},
+      {Construct::Cancel, "cancel", "Cancel"},
+      {Construct::CancellationPoint, "cancellationpoint", "Cancellation_point"},
+  };
+  const Shape *S = llvm::find_if(Shapes, [&](const Shape &X) { return X.Kind == D.Kind; });
+  unsigned N = Ctx.region(I, S->Type);
+  Ctx.before(D, std::string("{ POMP2_") + S->Calls + "_enter(" + H(N) + ", " + C(N) + ");");
+  Ctx.after(D, std::string("POMP2_") + S->Calls + "_exit(" + H(N) + "); }");
+}
+
+/// Scheduling points: the task handle is saved and restored around them.
+void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
+  const char *Type = D.Kind == Construct::Barrier    ? "barrier"
+                     : D.Kind == Construct::Taskwait ? "taskwait"
+                                                     : "taskyield";
+  const char *Calls = D.Kind == Construct::Barrier    ? "Barrier_enter/Barrier_exit"
+                      : D.Kind == Construct::Taskwait ? "Taskwait_begin/Taskwait_end"
+                                                      : "Taskyield_begin/Taskyield_end";
+  auto [Begin, End] = llvm::StringRef(Calls).split('/');
+  unsigned N = Ctx.region(I, Type);
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_" + Begin.str() + "(" + H(N) +
+                    ", &pomp2_old_task, " + C(N) + ");");
+  Ctx.after(D, "POMP2_" + End.str() + "(" + H(N) + ", pomp2_old_task); }");
+}
+
+void planTaskgroup(size_t I, const Directive &D, Context &Ctx) {
+  unsigned N = Ctx.region(I, "taskgroup");
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Taskgroup_enter(" + H(N) +
+                    ", &pomp2_old_task, " + C(N) + ");");
+  Ctx.after(D, "POMP2_Taskgroup_exit(" + H(N) + ", pomp2_old_task); }");
+  if (needBlock(D, Ctx)) {
+    Ctx.blockBegin(D, "{ POMP2_Taskgroup_begin(" + H(N) + ");");
+    Ctx.blockEnd(D, "POMP2_Taskgroup_end(" + H(N) + "); }");
+  }
+}
+
+void planTask(size_t I, const Directive &D, Context &Ctx) {
+  if (!needBlock(D, Ctx))
+    return;
+  bool Untied = D.has(OMPC_untied);
+  bool KeepUntied = Untied && (Ctx.Options.KeepUntied || !D.Pragma);
+  unsigned N = Ctx.region(I, "task");
+  if (Untied && !KeepUntied)
+    Ctx.note(D.Line, "untied task made tied (keep it untied with --omp-task-untied=keep)");
+  else if (Untied && !Ctx.Options.KeepUntied)
+    Ctx.note(D.Line, "untied task left untied: its pragma comes from a macro");
+  // The new task's id reaches the task body by value: firstprivate.  Without
+  // an editable pragma the implicit firstprivate rule of task does it, unless
+  // a default clause overrides that rule.
+  bool BodyEvents = true;
+  if (D.Pragma)
+    Ctx.replacePragma(D, pragmaText("task", D,
+                                    [&](const Clause &Cl) {
+                                      return Cl.Kind != OMPC_untied || KeepUntied;
+                                    },
+                                    " firstprivate(pomp2_new_task)"));
+  else if (D.has(OMPC_default)) {
+    BodyEvents = false;
+    Ctx.warn(D.Line, "task at line " + std::to_string(D.Line) +
+                         ": only its creation is measured (pragma from a macro with a default "
+                         "clause)");
+  }
+  std::string Prefix = KeepUntied ? "POMP2_Untied_task" : "POMP2_Task";
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Task_handle pomp2_new_task;\n" +
+                    Prefix + "_create_begin(" + H(N) +
+                    ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");");
+  Ctx.after(D, Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
+  if (BodyEvents) {
+    Ctx.blockBegin(D, "{ " + Prefix + "_begin(" + H(N) + ", pomp2_new_task);");
+    Ctx.blockEnd(D, Prefix + "_end(" + H(N) + "); }");
+  }
+}
+
+void planTaskloop(size_t I, const Directive &D, Context &Ctx) {
+  unsigned N = Ctx.region(I, "taskloop");
+  // Tasks of a taskloop are created inside the OpenMP runtime.  In C++ a
+  // firstprivate guard object is copied into every generated task; its first
+  // use in the loop body begins the task, its destructor ends it.
+  bool Guard = Ctx.Unit.CPlusPlus && D.Pragma && D.LoopBody;
+  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Taskloop_enter(" + H(N) +
+                     ", &pomp2_old_task, " + C(N) + ");";
+  if (Guard) {
+    Ctx.plan().NeedsTaskloopGuard = true;
+    Open += "\nompp_taskloop_task_guard ompp_taskloop_guard(" + H(N) + ");";
+    Ctx.replacePragma(D, pragmaText(D.Name, D, all, " firstprivate(ompp_taskloop_guard)"));
+    Ctx.wrapInner(D, *D.LoopBody, "{ ompp_taskloop_guard.begin_task();", "}");
+  } else {
+    Ctx.note(D.Line, "the tasks of " + Ctx.where(D) + " are not measured individually (" +
+                         (Ctx.Unit.CPlusPlus ? "pragma or loop body inside a macro"
+                                             : "needs C++") +
+                         ")");
+  }
+  Ctx.before(D, Open);
+  Ctx.after(D, "POMP2_Taskloop_exit(" + H(N) + ", pomp2_old_task); }");
+}
+
+/// Combined parallel constructs are split (as OPARI2 does) into `parallel`
+/// and the inner construct, so that every thread reports Parallel_begin
+/// before the inner construct starts.  Clauses go to the leaf that accepts
+/// them; list items privatised by the inner leaf become shared on the
+/// parallel when a default clause would otherwise privatise them.
+void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
+  if (!needBlock(D, Ctx))
+    return;
+  if (!D.Pragma) {
+    Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) +
+                         " comes from a macro and cannot be split into parallel + inner construct");
+    return;
+  }
+  bool Compat = Ctx.Options.Opari2Compatible;
+  std::string Inner;
+  const char *Type = "parallel";
+  switch (D.Kind) {
+  case Construct::ParallelFor: Inner = "for"; Type = "parallelfor"; break;
+  case Construct::ParallelForSimd: Inner = "for simd"; Type = Compat ? "parallelfor" : "parallelforsimd"; break;
+  case Construct::ParallelLoop: Inner = "loop"; break;
+  case Construct::ParallelSections: Inner = "sections"; Type = "parallelsections"; break;
+  case Construct::ParallelMaster: Inner = "master"; Type = "parallelmaster"; break;
+  default: Inner = "masked"; Type = "parallelmasked"; break;
+  }
+  bool InnerPrivatises = D.has(OMPC_lastprivate) || D.has(OMPC_linear);
+  auto ToParallel = [&](const Clause &Cl) {
+    switch (Cl.Kind) {
+    case OMPC_if: return Cl.NameModifier == OMPD_unknown || Cl.NameModifier == OMPD_parallel;
+    case OMPC_firstprivate: return !InnerPrivatises;
+    case OMPC_num_threads: case OMPC_default: case OMPC_shared: case OMPC_private:
+    case OMPC_copyin: case OMPC_proc_bind: case OMPC_reduction: case OMPC_allocate:
+      return true;
+    default: return false;
+    }
+  };
+  std::string Extra;
+  const Clause *Default = D.find(OMPC_default);
+  if (Default && llvm::StringRef(Default->Argument).trim() != "shared") {
+    std::vector<std::string> Shared, Private;
+    for (const Clause &Cl : D.Clauses)
+      if (!ToParallel(Cl) && !Cl.Vars.empty())
+        llvm::append_range(Shared, Cl.Vars);
+    for (const std::string &Counter : D.LoopCountersDeclaredOutside)
+      if (!llvm::is_contained(Shared, Counter))
+        Private.push_back(Counter);
+    if (!Shared.empty())
+      Extra += " shared(" + llvm::join(Shared, ", ") + ")";
+    if (!Private.empty())
+      Extra += " private(" + llvm::join(Private, ", ") + ")";
+  }
+
+  unsigned N = Ctx.region(I, Type);
+  unsigned InnerN = N;
+  if (D.Kind == Construct::ParallelLoop)
+    InnerN = Ctx.region(I, "loop");
+  // Between `#pragma pomp noinstrument` and `instrument` only the parallel
+  // part is measured (fork/begin/end/join), as OPARI2 does.
+  bool FullyMeasured = !Ctx.inNoInstrumentZone(D.Whole->Begin);
+  bool Worksharing = Inner != "master" && Inner != "masked";
+  // A cancellable construct may not be nowait: its barrier stays implicit.
+  bool Nowait = FullyMeasured && Worksharing && Inner != "loop" && !Ctx.containsCancellation(I);
+  WorkshareCalls Calls = workshareCalls(D.Kind);
+  std::string Text = pragmaText("parallel", D, ToParallel, Extra) + "\n{ POMP2_Parallel_begin(" +
+                     H(N) + ");\n";
+  if (FullyMeasured && Worksharing)
+    Text += std::string("{ ") + Calls.Enter + "(" + H(InnerN) + ", " + C(InnerN) + ");\n";
+  Text += pragmaText(Inner, D, [&](const Clause &Cl) { return !ToParallel(Cl); },
+                     Nowait ? " nowait" : "");
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
+                    ", 1, omp_get_max_threads(), &pomp2_old_task, " + C(N) + ");");
+  Ctx.replacePragma(D, Text);
+  std::string Close;
+  if (FullyMeasured && Worksharing)
+    Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
+  else if (FullyMeasured) {
+    Ctx.blockBegin(D, "{ POMP2_Masked_begin(" + H(N) + ", " + C(N) + ");");
+    Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
+    Close = implicitBarrier(N);
+  }
+  Ctx.after(D, Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" + H(N) +
+                   ", pomp2_old_task); }");
+  if (FullyMeasured && D.Kind == Construct::ParallelSections)
+    planImplicitFirstSection(D, N, Ctx);
+}
+
+const HandlerEntry Table[] = {
+    {Construct::Parallel, "parallel", false, planParallel},
+    {Construct::For, "for", false, planWorksharing},
+    {Construct::ForSimd, "for", false, planWorksharing},
+    {Construct::Loop, "loop", true, planWorksharing},
+    {Construct::Sections, "sections", false, planWorksharing},
+    {Construct::Section, "sections", false, planSection},
+    {Construct::Single, "single", false, planWorksharing},
+    {Construct::Master, "master", false, planMaster},
+    {Construct::Masked, "masked", true, planMaster},
+    {Construct::Critical, "critical", false, planMutex},
+    {Construct::Ordered, "ordered", false, planMutex},
+    {Construct::OrderedDepend, "ordered", true, planEnterExit},
+    {Construct::Atomic, "atomic", false, planEnterExit},
+    {Construct::Flush, "flush", false, planEnterExit},
+    {Construct::Cancel, "cancel", true, planEnterExit},
+    {Construct::CancellationPoint, "cancel", true, planEnterExit},
+    {Construct::Barrier, "barrier", false, planSchedulingPoint},
+    {Construct::Taskwait, "taskwait", false, planSchedulingPoint},
+    {Construct::Taskyield, "taskyield", true, planSchedulingPoint},
+    {Construct::Taskgroup, "taskgroup", true, planTaskgroup},
+    {Construct::Task, "task", false, planTask},
+    {Construct::Taskloop, "taskloop", true, planTaskloop},
+    {Construct::ParallelFor, "parallel", false, planCombinedParallel},
+    {Construct::ParallelForSimd, "parallel", false, planCombinedParallel},
+    {Construct::ParallelLoop, "parallel", true, planCombinedParallel},
+    {Construct::ParallelSections, "parallel", false, planCombinedParallel},
+    {Construct::ParallelMaster, "parallel", true, planCombinedParallel},
+    {Construct::ParallelMasked, "parallel", true, planCombinedParallel},
+};
+
+} // namespace
+
+llvm::ArrayRef<HandlerEntry> handlerTable() { return Table; }
+
+} // namespace ompp::instrument::plan

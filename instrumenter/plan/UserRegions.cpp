@@ -1,0 +1,181 @@
+//===--- UserRegions.cpp - #pragma pomp and OpenMP lock calls -------------===//
+#include "plan/Context.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+
+namespace ompp::instrument::plan {
+
+using model::PompPragma;
+using model::Span;
+using Action = PompPragma::Action;
+
+namespace {
+
+/// The innermost compound statement around an offset.
+std::optional<Span> scopeOf(const model::UnitModel &Unit, unsigned Offset) {
+  std::optional<Span> Best;
+  for (Span S : Unit.CompoundStatements)
+    if (S.contains(Offset) && (!Best || S.Begin >= Best->Begin))
+      Best = S;
+  return Best;
+}
+
+bool sameScope(std::optional<Span> A, std::optional<Span> B) {
+  return A && B && A->Begin == B->Begin && A->End == B->End;
+}
+
+struct UserRegion {
+  size_t Begin;
+  std::optional<size_t> End;
+  std::vector<size_t> Altends;
+  unsigned Number = 0;
+  bool Guarded = false;
+};
+
+} // namespace
+
+void planUserRegions(Context &Ctx) {
+  const model::UnitModel &Unit = Ctx.Unit;
+  if (Ctx.Options.Disabled.count("pomp"))
+    return;
+  std::vector<Span> Zones;
+  bool InZone = false;
+  unsigned ZoneStart = 0;
+  std::vector<UserRegion> Regions;
+  std::map<std::string, std::vector<size_t>> Open; // name -> stack of Regions indices
+  std::vector<std::optional<size_t>> RegionOfPragma(Unit.Pomp.size());
+
+  for (size_t I = 0; I < Unit.Pomp.size(); ++I) {
+    const PompPragma &P = Unit.Pomp[I];
+    if (!P.Text) {
+      Ctx.warn(P.Line, "not instrumented: '#pragma pomp' inside a macro expansion");
+      continue;
+    }
+    switch (P.What) {
+    case Action::Unknown:
+      Ctx.warn(P.Line, "unknown '#pragma pomp' form, left as is (expected 'inst begin(name)|"
+                       "end(name)|altend(name)|init|finalize|on|off' or 'noinstrument|instrument')");
+      break;
+    case Action::NoInstrument:
+      if (!InZone)
+        ZoneStart = P.Text->Begin;
+      InZone = true;
+      break;
+    case Action::Instrument:
+      if (InZone)
+        Zones.push_back(Span{ZoneStart, P.Text->Begin});
+      InZone = false;
+      break;
+    case Action::Begin:
+      Open[P.RegionName].push_back(Regions.size());
+      RegionOfPragma[I] = Regions.size();
+      Regions.push_back(UserRegion{I, std::nullopt, {}, 0, false});
+      break;
+    case Action::End:
+    case Action::Altend: {
+      auto &Stack = Open[P.RegionName];
+      if (Stack.empty()) {
+        Ctx.warn(P.Line, "'#pragma pomp inst " +
+                             std::string(P.What == Action::End ? "end" : "altend") + "(" +
+                             P.RegionName + ")' without a matching begin: ignored");
+        break;
+      }
+      RegionOfPragma[I] = Stack.back();
+      if (P.What == Action::End) {
+        Regions[Stack.back()].End = I;
+        Stack.pop_back();
+      } else {
+        Regions[Stack.back()].Altends.push_back(I);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (InZone)
+    Zones.push_back(Span{ZoneStart, static_cast<unsigned>(Unit.Text.size())});
+  Ctx.setNoInstrumentZones(Zones);
+
+  // C++ (native mode): a guard object ends the region on any exit from the
+  // begin's scope; it needs the end in that same scope.
+  bool Guards = Unit.CPlusPlus && !Ctx.Options.Opari2Compatible;
+  for (UserRegion &R : Regions) {
+    const PompPragma &B = Unit.Pomp[R.Begin];
+    Region Data;
+    Data.Type = "userRegion";
+    Data.User = true;
+    Data.Line = Data.LineEnd = B.Line;
+    Data.EndLine = Data.EndLineEnd = R.End ? Unit.Pomp[*R.End].Line : B.Line;
+    Data.Keys["userRegionName"] = B.RegionName;
+    Ctx.plan().Regions.push_back(Data);
+    R.Number = Ctx.plan().Regions.size() - 1;
+    auto Scope = scopeOf(Unit, B.Text->Begin);
+    R.Guarded = Guards && R.End && sameScope(Scope, scopeOf(Unit, Unit.Pomp[*R.End].Text->Begin));
+    if (!R.End)
+      Ctx.warn(B.Line, "user region '" + B.RegionName + "' has no '#pragma pomp inst end(" +
+                           B.RegionName + ")'" +
+                           (Guards && Scope ? ": it ends with the enclosing block" : ""));
+    if (R.End && !R.Guarded && R.Altends.empty()) {
+      unsigned From = B.Text->Begin, To = Unit.Pomp[*R.End].Text->Begin;
+      if (llvm::any_of(Unit.EarlyExits, [&](unsigned O) { return From < O && O < To; }))
+        Ctx.warn(B.Line, "user region '" + B.RegionName +
+                             "': a return/goto between begin and end leaves it without an end "
+                             "event; mark such exits with '#pragma pomp inst altend(" +
+                             B.RegionName + ")'");
+    }
+    if (!R.End && Guards && Scope)
+      R.Guarded = true;
+  }
+
+  for (size_t I = 0; I < Unit.Pomp.size(); ++I) {
+    const PompPragma &P = Unit.Pomp[I];
+    if (!P.Text || P.What == Action::Unknown)
+      continue;
+    std::string Code;
+    std::string Guard;
+    const UserRegion *R = RegionOfPragma[I] ? &Regions[*RegionOfPragma[I]] : nullptr;
+    if (R && R->Guarded)
+      Guard = "ompp_user_guard_" + std::to_string(R->Number);
+    switch (P.What) {
+    case Action::Init: Code = "POMP2_Init();"; break;
+    case Action::Finalize: Code = "POMP2_Finalize();"; break;
+    case Action::On: Code = "POMP2_On();"; break;
+    case Action::Off: Code = "POMP2_Off();"; break;
+    case Action::NoInstrument:
+    case Action::Instrument: break; // the pragma is dropped: compilers would warn about it
+    case Action::Unknown: break;
+    case Action::Begin:
+      Code = "POMP2_Begin(" + Context::handle(R->Number) + ", " + Context::ctc(R->Number) + ");";
+      if (R->Guarded) {
+        Code += " ompp_user_region_guard " + Guard + "(" + Context::handle(R->Number) + ");";
+        Ctx.plan().NeedsUserGuard = true;
+      }
+      break;
+    case Action::End:
+    case Action::Altend:
+      if (!R)
+        continue;
+      Code = R->Guarded ? Guard + ".end();" : "POMP2_End(" + Context::handle(R->Number) + ");";
+      break;
+    }
+    if (P.What != Action::NoInstrument && P.What != Action::Instrument)
+      Ctx.plan().NeedsUserApi = true;
+    Ctx.replace(*P.Text, Code, true, "'#pragma pomp' at line " + std::to_string(P.Line));
+  }
+}
+
+void planLocks(Context &Ctx) {
+  for (const model::LockReference &L : Ctx.Unit.Locks) {
+    llvm::StringRef Rest = llvm::StringRef(L.Callee).drop_front(4); // "omp_"
+    if (Rest.endswith("_with_hint") && Ctx.Options.Opari2Compatible)
+      continue;
+    std::string Name = "POMP2_" + Rest.str();
+    Name[6] = llvm::toUpper(Name[6]);
+    Ctx.replace(L.Name, Name, false, L.Callee + " at line " + std::to_string(Ctx.lines().line(L.Name.Begin)));
+  }
+}
+
+} // namespace ompp::instrument::plan

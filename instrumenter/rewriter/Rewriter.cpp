@@ -1,0 +1,60 @@
+//===--- Rewriter.cpp - parse -> model -> plan -> emit --------------------===//
+#include "rewriter/Rewriter.h"
+
+#include "emit/Emit.h"
+#include "parse/Parse.h"
+#include "plan/Plan.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace ompp::instrument {
+
+std::vector<std::string> disableableFamilies() { return plan::familyNames(); }
+
+llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<std::string> ClangArgs,
+                                          const RewriteOptions &Options) {
+  auto Disabled = plan::expandFamilies(Options.Disabled);
+  if (!Disabled)
+    return Disabled.takeError();
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "%s: %s", File.str().c_str(),
+                                   Buffer.getError().message().c_str());
+  RewriteResult Result;
+  if ((*Buffer)->getBuffer().startswith(InstrumentedMarker)) {
+    Result.Source = (*Buffer)->getBuffer().str();
+    Result.AlreadyInstrumented = true;
+    return Result;
+  }
+  std::string UnitId = Options.UnitId.empty() ? "0" : Options.UnitId;
+  for (char C : UnitId)
+    if (!llvm::isDigit(C) && !(C >= 'a' && C <= 'z'))
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "unit id '%s' must consist of [a-z0-9]", UnitId.c_str());
+
+  auto Unit = parse::parseMainFile(File, ClangArgs);
+  if (!Unit)
+    return Unit.takeError();
+  plan::PlanOptions PlanOpts;
+  PlanOpts.Opari2Compatible = Options.Opari2Compatible;
+  PlanOpts.KeepUntied = Options.KeepUntied;
+  PlanOpts.Disabled = std::move(*Disabled);
+  PlanOpts.FileName = File.str();
+  auto Plan = plan::makePlan(*Unit, PlanOpts);
+  if (!Plan)
+    return Plan.takeError();
+  emit::EmitOptions EmitOpts;
+  EmitOpts.Opari2Compatible = Options.Opari2Compatible;
+  EmitOpts.UnitId = UnitId;
+  EmitOpts.FileName = File.str();
+  EmitOpts.Marker = InstrumentedMarker.str();
+  auto Source = emit::emit(*Unit, *Plan, EmitOpts);
+  if (!Source)
+    return Source.takeError();
+  Result.Source = std::move(*Source);
+  Result.NumRegions = Plan->Regions.size();
+  Result.NumWarnings = Plan->NumWarnings;
+  return Result;
+}
+
+} // namespace ompp::instrument

@@ -1,0 +1,28 @@
+#include <stdio.h>
+int main(void) {
+  int x = 0;
+  #pragma omp parallel
+  #pragma omp single
+  {
+    #pragma omp taskgroup
+    {
+      #pragma omp task shared(x) if(0)
+      {
+        #pragma omp atomic
+        x++;
+      }
+      #pragma omp taskyield
+    }
+  }
+  printf("%d\n", x);
+  return 0;
+}
+// STDOUT: 1
+// T1: Parallel_fork parallel; Parallel_begin parallel; Single_enter single; Single_begin single;
+// T1: Taskgroup_enter taskgroup@7; Taskgroup_begin taskgroup; Task_create_begin task@9;
+// T1: Task_begin task; Atomic_enter atomic; Atomic_exit atomic; Task_end task; Task_create_end task;
+// T1: Taskyield_begin taskyield@14; Taskyield_end taskyield; Taskgroup_end taskgroup; Taskgroup_exit taskgroup;
+// T1: Single_end single; Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
+// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T2.COUNT: Taskgroup_exit taskgroup = 1
+// T2.COUNT: Task_end task = 1

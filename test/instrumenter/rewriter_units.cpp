@@ -1,0 +1,107 @@
+// Unit tests of the rewriter layers that need no compiler run: CTC strings,
+// the line table, edit merging and conflict reports of the emitter, and the
+// --disable family names.
+#include "emit/Emit.h"
+#include "model/LineTable.h"
+#include "plan/Context.h"
+#include "plan/Plan.h"
+#include "rewriter/Rewriter.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ompp::instrument;
+
+TEST_CASE("CTC strings follow OPARI2's format and length rule") {
+  plan::Region R;
+  R.Type = "parallel";
+  R.Line = R.LineEnd = 4;
+  R.EndLine = R.EndLineEnd = 7;
+  R.Keys = {{"hasNum_threads", "1"}, {"hasIf", "1"}};
+  std::string Ctc = plan::ctcString(R, "a.c");
+  std::string Body = "*regionType=parallel*sscl=a.c:4:4*escl=a.c:7:7*hasIf=1*hasNum_threads=1**";
+  CHECK(Ctc == std::to_string(Body.size() + 2) + Body);
+}
+
+TEST_CASE("clause values in CTC strings drop comments, continuations and spaces") {
+  model::Directive D;
+  model::Clause Schedule;
+  Schedule.Kind = llvm::omp::OMPC_schedule;
+  Schedule.Argument = "dynamic  /* for */ \\\n  , n * 2 // chunk\n";
+  D.Clauses.push_back(Schedule);
+  plan::Region R;
+  plan::addClauseKeys(R, D, false);
+  CHECK(R.Keys["hasSchedule"] == "dynamic,n@2");
+}
+
+TEST_CASE("line table maps offsets to lines and columns") {
+  model::LineTable T("ab\ncd\n\nx");
+  CHECK(T.line(0) == 1);
+  CHECK(T.line(3) == 2);
+  CHECK(T.column(4) == 1);
+  CHECK(T.line(6) == 3);
+  CHECK(T.line(7) == 4);
+}
+
+namespace {
+plan::Edit edit(unsigned Offset, unsigned Length, std::string Code, bool Framed, int Rank,
+                std::string Origin) {
+  plan::Edit E;
+  E.Offset = Offset;
+  E.Length = Length;
+  E.Code = std::move(Code);
+  E.Framed = Framed;
+  E.Rank = Rank;
+  E.Origin = std::move(Origin);
+  return E;
+}
+emit::EmitOptions options() {
+  emit::EmitOptions O;
+  O.FileName = "t.c";
+  O.Marker = "MARK";
+  return O;
+}
+} // namespace
+
+TEST_CASE("edits at one offset are merged in rank order and framed with #line") {
+  model::UnitModel Unit;
+  Unit.Text = "int f(void) {\n  g();\n}\n";
+  Unit.TopLevelDecls.push_back({0, 24});
+  plan::Plan P;
+  P.Edits.push_back(edit(16, 0, "CLOSE_INNER();", true, -4, "inner"));
+  P.Edits.push_back(edit(16, 0, "OPEN_OUTER();", true, 10000, "outer"));
+  P.Edits.push_back(edit(16, 1, "G", false, 20000, "rename"));
+  auto Out = emit::emit(Unit, P, options());
+  REQUIRE(static_cast<bool>(Out));
+  CHECK(Out->find("MARK\n#line 1 \"t.c\"\n") == 0);
+  CHECK(Out->find("\nCLOSE_INNER();\nOPEN_OUTER();\n#line 2 \"t.c\"\n  G();") != std::string::npos);
+}
+
+TEST_CASE("overlapping edits are reported as a bug naming both constructs") {
+  model::UnitModel Unit;
+  Unit.Text = "int f(void) { return 0; }\n";
+  plan::Plan P;
+  P.Edits.push_back(edit(14, 6, "#pragma A", true, 20000, "'for' at line 3"));
+  P.Edits.push_back(edit(16, 4, "#pragma B", true, 20000, "'task' at line 9"));
+  auto Out = emit::emit(Unit, P, options());
+  REQUIRE(!Out);
+  std::string Message = llvm::toString(Out.takeError());
+  CHECK(Message.find("'for' at line 3") != std::string::npos);
+  CHECK(Message.find("'task' at line 9") != std::string::npos);
+}
+
+TEST_CASE("disabling accepts family and group names and rejects others") {
+  auto Families = plan::expandFamilies({"sync", "task"});
+  REQUIRE(static_cast<bool>(Families));
+  CHECK(Families->count("critical") == 1);
+  CHECK(Families->count("taskloop") == 1);
+  CHECK(Families->count("parallel") == 0);
+  auto Bad = plan::expandFamilies({"atomics"});
+  REQUIRE(!Bad);
+  CHECK(llvm::toString(Bad.takeError()).find("unknown construct family 'atomics'") != std::string::npos);
+}
+
+TEST_CASE("a missing input file is a one-line error") {
+  auto R = rewriteFile("/nonexistent/x.c", {}, RewriteOptions{});
+  REQUIRE(!R);
+  CHECK(llvm::toString(R.takeError()).find("/nonexistent/x.c") != std::string::npos);
+}
