@@ -35,7 +35,8 @@ namespace {
 class Framer {
 public:
   Framer(const model::UnitModel &Unit, const EmitOptions &Options)
-      : Text(Unit.Text), Lines(Unit.Text), File(cStringLiteral(Options.FileName)) {}
+      : Text(Unit.Text), Lines(Unit.Text), Presumed(Unit.PresumedLines),
+        File(cStringLiteral(Options.FileName)) {}
 
   /// Statement-level code replacing [Begin, End): on lines of its own, then
   /// a `#line` back to the original numbering and the original column.
@@ -43,15 +44,23 @@ public:
     std::string Out = Lines.column(Begin) > 0 ? "\n" : "";
     Out += Code.str() + "\n";
     if (End >= Text.size() || Text[End] == '\n')
-      return Out + "#line " + std::to_string(Lines.line(End) + 1) + " " + File +
-             (End >= Text.size() ? "\n" : "");
-    return Out + "#line " + std::to_string(Lines.line(End)) + " " + File + "\n" +
-           std::string(Lines.column(End), ' ');
+      return Out + lineDirective(Lines.line(End) + 1) + (End >= Text.size() ? "\n" : "");
+    return Out + lineDirective(Lines.line(End)) + "\n" + std::string(Lines.column(End), ' ');
   }
 
 private:
+  /// `#line` for a physical line: its own number, or what the input's own
+  /// `#line` directives made of it.
+  std::string lineDirective(unsigned Physical) const {
+    if (Presumed.empty() || Physical > Presumed.size())
+      return "#line " + std::to_string(Physical) + " " + File;
+    const model::PresumedLine &P = Presumed[Physical - 1];
+    return "#line " + std::to_string(P.Line) + " " + cStringLiteral(P.File);
+  }
+
   llvm::StringRef Text;
   model::LineTable Lines;
+  const std::vector<model::PresumedLine> &Presumed;
   std::string File;
 };
 

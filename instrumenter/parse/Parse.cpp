@@ -1,6 +1,8 @@
 //===--- Parse.cpp - run Clang over one file and collect the model --------===//
 #include "parse/Parse.h"
 
+#include "model/LineTable.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -49,7 +51,7 @@ public:
     if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Introducer.Loc)))
       return;
     model::PompPragma P;
-    P.Line = SM.getExpansionLineNumber(Introducer.Loc);
+    P.Line = SM.getPresumedLineNumber(SM.getExpansionLoc(Introducer.Loc));
     P.Text = model::pragmaSpan(SM, PP.getLangOpts(), Introducer.Loc, Tok.getLocation());
     using A = model::PompPragma::Action;
     std::optional<A> What;
@@ -149,7 +151,8 @@ private:
     if (auto O = mainFileOffset(SM, Spelling)) {
       Out.Locks.push_back({Span{*O, *O + static_cast<unsigned>(Name.size())}, Name.str()});
     } else if (SM.isWrittenInMainFile(SM.getExpansionLoc(L))) {
-      Out.Unmappable.emplace_back(SM.getExpansionLineNumber(L), Name.str() + " (inside a macro)");
+      Out.Unmappable.emplace_back(SM.getPresumedLineNumber(SM.getExpansionLoc(L)),
+                                  Name.str() + " (inside a macro)");
     }
   }
 
@@ -176,6 +179,7 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     Out.Text = SM.getBufferData(SM.getMainFileID()).str();
     Out.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
+    recordLineDirectives(SM);
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       CharSourceRange R = Lexer::makeFileCharRange(
           CharSourceRange::getTokenRange(D->getSourceRange()), SM, Ctx.getLangOpts());
@@ -187,6 +191,25 @@ public:
   }
 
 private:
+  /// Where the input has `#line` directives of its own, the rewritten file's
+  /// `#line`s must restore their numbering, not the physical one.
+  void recordLineDirectives(const SourceManager &SM) {
+    model::LineTable Lines(Out.Text);
+    FileID Main = SM.getMainFileID();
+    PresumedLoc First = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
+    std::vector<model::PresumedLine> Presumed;
+    bool Differs = false;
+    for (unsigned Line = 1; Line <= Lines.lineCount(); ++Line) {
+      PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
+      if (P.isInvalid())
+        return;
+      Presumed.push_back({P.getLine(), P.getFilename()});
+      Differs |= P.getLine() != Line || llvm::StringRef(P.getFilename()) != First.getFilename();
+    }
+    if (Differs)
+      Out.PresumedLines = std::move(Presumed);
+  }
+
   model::UnitModel &Out;
   const SourceManager &SM;
 };
