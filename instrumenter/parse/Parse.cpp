@@ -119,7 +119,8 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
-      lockReference(F->getName(), E->getLocation());
+      if (const IdentifierInfo *Name = F->getIdentifier()) // operators have none
+        lockReference(Name->getName(), E->getLocation());
     return true;
   }
   bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
