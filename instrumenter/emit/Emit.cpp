@@ -66,8 +66,7 @@ private:
 
 /// Handles, CTC strings and the C++ helper types, placed before the first
 /// top-level declaration that gets instrumented.
-std::string prologue(const model::UnitModel &Unit, const plan::Plan &Plan,
-                     const EmitOptions &Options) {
+std::string prologue(const plan::Plan &Plan, const EmitOptions &Options) {
   std::string Out = Options.Opari2Compatible ? "#include <pomp2/pomp2_lib.h>\n"
                                              : "#include <pomp2/pomp2_ompp.h>\n";
   if (Plan.NeedsUserApi)
@@ -105,7 +104,6 @@ std::string prologue(const model::UnitModel &Unit, const plan::Plan &Plan,
            "    if (!begun) { begun = true; POMP2_Taskloop_task_begin(handle, POMP2_Get_new_task_handle()); }\n"
            "  }\n"
            "};\n";
-  (void)Unit;
   return Out;
 }
 
@@ -151,7 +149,7 @@ llvm::Expected<std::string> emit(const model::UnitModel &Unit, const plan::Plan 
         At = D.Begin;
     Edit P;
     P.Offset = At;
-    P.Code = prologue(Unit, Plan, Options);
+    P.Code = prologue(Plan, Options);
     P.Code.pop_back(); // framing adds the newline
     P.Rank = -1000000;
     P.Origin = "the region definitions";
