@@ -246,6 +246,19 @@ std::string resourceDir() {
   return OMPP_CLANG_RESOURCE_DIR;
 }
 
+/// <prefix>/include of the installation (or build tree) the running tool
+/// lives in (<prefix>/bin), if it holds the POMP2 headers.
+std::optional<std::string> pomp2IncludeDir() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&resourceDir));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, "include");
+  llvm::SmallString<256> Probe(Dir);
+  llvm::sys::path::append(Probe, "pomp2", "pomp2_user.h");
+  if (!llvm::sys::fs::exists(Probe))
+    return std::nullopt;
+  return Dir.str().str();
+}
+
 } // namespace
 
 std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) {
@@ -257,6 +270,12 @@ std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) 
     Args.push_back("-fopenmp");
   if (!Has("-resource-dir"))
     Args.push_back("-resource-dir=" + resourceDir());
+  // Sources may include <pomp2/pomp2_user.h>: find it in the tool's own
+  // prefix, after everything the user's flags name.
+  if (auto Pomp2 = pomp2IncludeDir()) {
+    Args.push_back("-idirafter");
+    Args.push_back(*Pomp2);
+  }
   // Only the AST is needed here: warnings (and -Werror) belong to the real
   // compile of the rewritten file, which the user's compiler reports.
   Args.push_back("-w");
