@@ -35,7 +35,8 @@ namespace {
 class Framer {
 public:
   Framer(const model::UnitModel &Unit, const EmitOptions &Options)
-      : Text(Unit.Text), Lines(Unit.Text), File(cStringLiteral(Options.FileName)) {}
+      : Text(Unit.Text), Lines(Unit.Text), Presumed(Unit.PresumedLines),
+        File(cStringLiteral(Options.FileName)) {}
 
   /// Statement-level code replacing [Begin, End): on lines of its own, then
   /// a `#line` back to the original numbering and the original column.
@@ -43,22 +44,29 @@ public:
     std::string Out = Lines.column(Begin) > 0 ? "\n" : "";
     Out += Code.str() + "\n";
     if (End >= Text.size() || Text[End] == '\n')
-      return Out + "#line " + std::to_string(Lines.line(End) + 1) + " " + File +
-             (End >= Text.size() ? "\n" : "");
-    return Out + "#line " + std::to_string(Lines.line(End)) + " " + File + "\n" +
-           std::string(Lines.column(End), ' ');
+      return Out + lineDirective(Lines.line(End) + 1) + (End >= Text.size() ? "\n" : "");
+    return Out + lineDirective(Lines.line(End)) + "\n" + std::string(Lines.column(End), ' ');
   }
 
 private:
+  /// `#line` for a physical line: its own number, or what the input's own
+  /// `#line` directives made of it.
+  std::string lineDirective(unsigned Physical) const {
+    if (Presumed.empty() || Physical > Presumed.size())
+      return "#line " + std::to_string(Physical) + " " + File;
+    const model::PresumedLine &P = Presumed[Physical - 1];
+    return "#line " + std::to_string(P.Line) + " " + cStringLiteral(P.File);
+  }
+
   llvm::StringRef Text;
   model::LineTable Lines;
+  const std::vector<model::PresumedLine> &Presumed;
   std::string File;
 };
 
 /// Handles, CTC strings and the C++ helper types, placed before the first
 /// top-level declaration that gets instrumented.
-std::string prologue(const model::UnitModel &Unit, const plan::Plan &Plan,
-                     const EmitOptions &Options) {
+std::string prologue(const plan::Plan &Plan, const EmitOptions &Options) {
   std::string Out = Options.Opari2Compatible ? "#include <pomp2/pomp2_lib.h>\n"
                                              : "#include <pomp2/pomp2_ompp.h>\n";
   if (Plan.NeedsUserApi)
@@ -96,7 +104,6 @@ std::string prologue(const model::UnitModel &Unit, const plan::Plan &Plan,
            "    if (!begun) { begun = true; POMP2_Taskloop_task_begin(handle, POMP2_Get_new_task_handle()); }\n"
            "  }\n"
            "};\n";
-  (void)Unit;
   return Out;
 }
 
@@ -142,7 +149,7 @@ llvm::Expected<std::string> emit(const model::UnitModel &Unit, const plan::Plan 
         At = D.Begin;
     Edit P;
     P.Offset = At;
-    P.Code = prologue(Unit, Plan, Options);
+    P.Code = prologue(Plan, Options);
     P.Code.pop_back(); // framing adds the newline
     P.Rank = -1000000;
     P.Origin = "the region definitions";

@@ -132,7 +132,10 @@ public:
     return spelled(C.getBeginLoc(), C.getBeginLoc());
   }
 
-  unsigned expansionLine(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
+  /// The line of L as the compiler reports it (after `#line` directives).
+  unsigned expansionLine(SourceLocation L) const {
+    return SM.getPresumedLineNumber(SM.getExpansionLoc(L));
+  }
 
   std::optional<Span> pragmaText(const OMPExecutableDirective &D) const {
     return pragmaSpan(SM, LO, D.getBeginLoc(), D.getEndLoc());

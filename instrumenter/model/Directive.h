@@ -97,6 +97,12 @@ struct LockReference {
   std::string Callee;           // e.g. "omp_set_lock"
 };
 
+/// Line and file the compiler reports for a physical line of the main file.
+struct PresumedLine {
+  unsigned Line;
+  std::string File;
+};
+
 struct UnitModel {
   std::string Text;             // the main file as read
   bool CPlusPlus = false;
@@ -107,6 +113,7 @@ struct UnitModel {
   std::vector<unsigned> EarlyExits;  // return / goto / throw statements (C region warnings)
   std::vector<Span> TopLevelDecls;   // where the prologue may go
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
+  std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).

@@ -19,6 +19,8 @@ public:
   unsigned line(unsigned Offset) const;   // 1-based
   unsigned column(unsigned Offset) const; // 0-based
   unsigned lineStart(unsigned Offset) const;
+  unsigned lineCount() const { return Starts.size(); }
+  unsigned offsetOfLine(unsigned Line) const { return Starts[Line - 1]; } // 1-based
 
 private:
   std::vector<unsigned> Starts;

@@ -1,6 +1,8 @@
 //===--- Parse.cpp - run Clang over one file and collect the model --------===//
 #include "parse/Parse.h"
 
+#include "model/LineTable.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -49,7 +51,7 @@ public:
     if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Introducer.Loc)))
       return;
     model::PompPragma P;
-    P.Line = SM.getExpansionLineNumber(Introducer.Loc);
+    P.Line = SM.getPresumedLineNumber(SM.getExpansionLoc(Introducer.Loc));
     P.Text = model::pragmaSpan(SM, PP.getLangOpts(), Introducer.Loc, Tok.getLocation());
     using A = model::PompPragma::Action;
     std::optional<A> What;
@@ -117,7 +119,8 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
-      lockReference(F->getName(), E->getLocation());
+      if (const IdentifierInfo *Name = F->getIdentifier()) // operators have none
+        lockReference(Name->getName(), E->getLocation());
     return true;
   }
   bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
@@ -149,7 +152,8 @@ private:
     if (auto O = mainFileOffset(SM, Spelling)) {
       Out.Locks.push_back({Span{*O, *O + static_cast<unsigned>(Name.size())}, Name.str()});
     } else if (SM.isWrittenInMainFile(SM.getExpansionLoc(L))) {
-      Out.Unmappable.emplace_back(SM.getExpansionLineNumber(L), Name.str() + " (inside a macro)");
+      Out.Unmappable.emplace_back(SM.getPresumedLineNumber(SM.getExpansionLoc(L)),
+                                  Name.str() + " (inside a macro)");
     }
   }
 
@@ -176,6 +180,7 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     Out.Text = SM.getBufferData(SM.getMainFileID()).str();
     Out.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
+    recordLineDirectives(SM);
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       CharSourceRange R = Lexer::makeFileCharRange(
           CharSourceRange::getTokenRange(D->getSourceRange()), SM, Ctx.getLangOpts());
@@ -187,6 +192,25 @@ public:
   }
 
 private:
+  /// Where the input has `#line` directives of its own, the rewritten file's
+  /// `#line`s must restore their numbering, not the physical one.
+  void recordLineDirectives(const SourceManager &SM) {
+    model::LineTable Lines(Out.Text);
+    FileID Main = SM.getMainFileID();
+    PresumedLoc First = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
+    std::vector<model::PresumedLine> Presumed;
+    bool Differs = false;
+    for (unsigned Line = 1; Line <= Lines.lineCount(); ++Line) {
+      PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
+      if (P.isInvalid())
+        return;
+      Presumed.push_back({P.getLine(), P.getFilename()});
+      Differs |= P.getLine() != Line || llvm::StringRef(P.getFilename()) != First.getFilename();
+    }
+    if (Differs)
+      Out.PresumedLines = std::move(Presumed);
+  }
+
   model::UnitModel &Out;
   const SourceManager &SM;
 };
@@ -222,6 +246,19 @@ std::string resourceDir() {
   return OMPP_CLANG_RESOURCE_DIR;
 }
 
+/// <prefix>/include of the installation (or build tree) the running tool
+/// lives in (<prefix>/bin), if it holds the POMP2 headers.
+std::optional<std::string> pomp2IncludeDir() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&resourceDir));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, "include");
+  llvm::SmallString<256> Probe(Dir);
+  llvm::sys::path::append(Probe, "pomp2", "pomp2_user.h");
+  if (!llvm::sys::fs::exists(Probe))
+    return std::nullopt;
+  return Dir.str().str();
+}
+
 } // namespace
 
 std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) {
@@ -233,6 +270,12 @@ std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) 
     Args.push_back("-fopenmp");
   if (!Has("-resource-dir"))
     Args.push_back("-resource-dir=" + resourceDir());
+  // Sources may include <pomp2/pomp2_user.h>: find it in the tool's own
+  // prefix, after everything the user's flags name.
+  if (auto Pomp2 = pomp2IncludeDir()) {
+    Args.push_back("-idirafter");
+    Args.push_back(*Pomp2);
+  }
   // Only the AST is needed here: warnings (and -Werror) belong to the real
   // compile of the rewritten file, which the user's compiler reports.
   Args.push_back("-w");

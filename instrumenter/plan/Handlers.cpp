@@ -182,17 +182,20 @@ void planEnterExit(size_t I, const Directive &D, Context &Ctx) {
 
 /// Scheduling points: the task handle is saved and restored around them.
 void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
-  const char *Type = D.Kind == Construct::Barrier    ? "barrier"
-                     : D.Kind == Construct::Taskwait ? "taskwait"
-                                                     : "taskyield";
-  const char *Calls = D.Kind == Construct::Barrier    ? "Barrier_enter/Barrier_exit"
-                      : D.Kind == Construct::Taskwait ? "Taskwait_begin/Taskwait_end"
-                                                      : "Taskyield_begin/Taskyield_end";
-  auto [Begin, End] = llvm::StringRef(Calls).split('/');
-  unsigned N = Ctx.region(I, Type);
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_" + Begin.str() + "(" + H(N) +
+  struct Shape {
+    Construct Kind;
+    const char *Type, *Begin, *End;
+  };
+  static const Shape Shapes[] = {
+      {Construct::Barrier, "barrier", "Barrier_enter", "Barrier_exit"},
+      {Construct::Taskwait, "taskwait", "Taskwait_begin", "Taskwait_end"},
+      {Construct::Taskyield, "taskyield", "Taskyield_begin", "Taskyield_end"},
+  };
+  const Shape *S = llvm::find_if(Shapes, [&](const Shape &X) { return X.Kind == D.Kind; });
+  unsigned N = Ctx.region(I, S->Type);
+  Ctx.before(D, std::string("{ POMP2_Task_handle pomp2_old_task;\nPOMP2_") + S->Begin + "(" + H(N) +
                     ", &pomp2_old_task, " + C(N) + ");");
-  Ctx.after(D, "POMP2_" + End.str() + "(" + H(N) + ", pomp2_old_task); }");
+  Ctx.after(D, std::string("POMP2_") + S->End + "(" + H(N) + ", pomp2_old_task); }");
 }
 
 void planTaskgroup(size_t I, const Directive &D, Context &Ctx) {

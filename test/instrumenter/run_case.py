@@ -5,6 +5,7 @@
 The expectations live in the input as comments (one construct per file):
 
   // ARGS: -std=c++17              clang/compiler flags for this input
+  // COMPILERS: clang              only these compilers (default: clang gcc)
   // REWRITE-ARGS: --opari2        options of the test front end (ompp_rewrite)
   // EXPECT-WARNING: <regex>       rewriter stderr must match (else: no warnings allowed)
   // EXPECT-REWRITE-ERROR          rewriting must fail and print nothing on stdout
@@ -38,7 +39,7 @@ def fail(msg):
 
 
 # Expectation keys by how their values are collected.
-SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args"}
+SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args", "COMPILERS": "compilers"}
 LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols",
              "EXPECT-COMPILER-WARNING": "compiler_warnings"}
 FLAG_KEYS = {"C-ONLY": ("c_only", True), "EXPECT-REWRITE-ERROR": ("rewrite_error", True),
@@ -161,6 +162,8 @@ def check_language(a, case, name, source, exp, ext):
         f.write(rw.stdout)
 
     for comp, tools in COMPILERS.items():
+        if exp["compilers"] and comp not in exp["compilers"]:
+            continue
         rec_obj = os.path.join(work, f"recorder.{comp}.o")
         r = run([tools["recorder"], "-std=c11", "-fopenmp", "-I", a.include, "-c", a.recorder, "-o", rec_obj])
         if r.returncode != 0:
