@@ -212,9 +212,13 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
-void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) { push(*current_, kind, region, now); }
+void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
+    const EventEnd end = event_end();
+    push(*current_, kind, region, now);
+}
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
+    const EventEnd end = event_end();
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
@@ -227,6 +231,7 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
 }
 
 void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
+    const EventEnd end = event_end();
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
@@ -237,6 +242,7 @@ void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::end_body(const RegionRecord& region, Ticks now) {
+    const EventEnd end = event_end();
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
@@ -262,6 +268,7 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
 }
 
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
+    const EventEnd end = event_end();
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
@@ -280,6 +287,7 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
+    const EventEnd end = event_end();
     TaskContext& context = *current_;
     if (!context.frames.empty()) {
         Frame& top = context.frames.back();
@@ -309,6 +317,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
 }
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
+    const EventEnd end = event_end();
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
@@ -330,6 +339,7 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
+    const EventEnd end = event_end();
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
@@ -353,6 +363,7 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
+    const EventEnd end = event_end();
     Node* node = push(*current_, NodeKind::Region, region, called).node;
     node->metrics.enter.add(elapsed(called, acquired));
     pop(*current_, acquired);
@@ -360,6 +371,7 @@ void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks 
 }
 
 void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
+    const EventEnd end = event_end();
     for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
         if (it->region != &region) continue;
         it->node->metrics.body.add(elapsed(it->acquired, called));
@@ -404,6 +416,7 @@ void ThreadState::switch_to(TaskContext& target, Ticks now) {
 }
 
 void ThreadState::resume(TaskHandle task, Ticks now) {
+    const EventEnd end = event_end();
     if (current_->handle == task) [[likely]] return;
     if (implicit_->handle == task) {
         switch_to(*implicit_, now);
@@ -420,6 +433,7 @@ void ThreadState::resume(TaskHandle task, Ticks now) {
 }
 
 void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
+    const EventEnd end = event_end();
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
     instance->region = &region;
@@ -443,12 +457,15 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {
+    const EventEnd end = event_end();
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
         return;
     }
-    close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
+    if (instance->frames.size() > 1) [[unlikely]] {
+        close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
+    }
     if (!instance->frames.empty()) pop(*instance, now);
     switch_to(*implicit_, now);
     retire(instance);
@@ -473,6 +490,7 @@ void ThreadState::retire(TaskContext* instance) {
 }
 
 void ThreadState::close_open_regions(Ticks now) {
+    (void)published_.load(std::memory_order_acquire);
     constexpr std::string_view kWhy = "still open at program end; closed then";
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.

@@ -154,8 +154,18 @@ private:
     void warn(const RegionRecord* region, std::string text);
     void read_counters(CounterValues& values) { counters_->read(values); }
 
+    // Every event ends with one release store (no read-modify-write) that
+    // the finalising thread acquires before it closes this thread's open
+    // regions, so it sees everything the thread did up to its last event.
+    struct EventEnd {
+        std::atomic<bool>& published;
+        ~EventEnd() { published.store(true, std::memory_order_release); }
+    };
+    EventEnd event_end() { return {published_}; }
+
     Measurement& measurement_;
     const std::uint32_t id_;
+    std::atomic<bool> published_{false};
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;
     BlockPool<PredecessorEntry, 512> predecessors_;

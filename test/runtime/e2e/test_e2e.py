@@ -136,7 +136,10 @@ class ProgramTest(unittest.TestCase):
         inner_nodes = [n for n in profile["nodes"] if n["region"] == inner and n["kind"] == "region"]
         self.assertEqual(len(inner_nodes), 1)
         self.assertEqual(inner_nodes[0]["parent"], outer_node["id"])
-        self.assertEqual(len(inner_nodes[0]["threads"]), 2 * THREADS)
+        # Each inner team (a master and one worker) once per outer thread; libomp
+        # may reuse a pooled thread for two inner teams, so count visits, not threads.
+        self.assertEqual(sum(m["visits"] for m in inner_nodes[0]["threads"]), 2 * THREADS)
+        self.assertGreater(len(inner_nodes[0]["threads"]), THREADS)
         levels = [t["team_level"] for t in profile["threads_info"]]
         self.assertIn(2, levels)
 
