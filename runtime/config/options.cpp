@@ -18,8 +18,8 @@ constexpr std::array kOptions{
                "Application name used in report file names and headers (default: the program's file name, "
                "from /proc/self/exe)."},
     OptionSpec{"OMPP_OUTDIR", T::String, ".",
-               "Directory the reports are written to.  If it is not writable, ompp says so once on stderr "
-               "and writes to /tmp instead."},
+               "Directory the reports are written to, created if missing.  If it cannot be written, ompp "
+               "says so once on stderr and writes to /tmp instead."},
     OptionSpec{"OMPP_REPORTFILE", T::String, "",
                "Exact path of the text report (overwritten if it exists); the JSON profile goes next to it "
                "with the extension .json.  Default: <app>.<threads>-<i>.ompp.txt with the first free <i>."},

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -64,6 +65,10 @@ std::string file_name_safe(std::string name) {
 int write_numbered(const std::string& directory, const ReportRequest& request, const std::string& text,
                    const std::string& json, ReportPaths& paths) {
     const std::string dir = directory.empty() ? "." : directory;
+    // Like a build's output directory, OMPP_OUTDIR may name one that does not
+    // exist yet; a failure shows up as the open's errno below.
+    std::error_code ignored;
+    std::filesystem::create_directories(dir, ignored);
     for (unsigned index = 0; index < 100000; ++index) {
         const std::string stem = fmt::format("{}/{}.{}-{}.ompp", dir, file_name_safe(request.application), request.threads, index);
         paths = {stem + ".txt", stem + ".json"};

@@ -183,13 +183,27 @@ TEST_CASE("report files: an unwritable directory falls back, with one message", 
     const fs::path fallback = fs::temp_directory_path() / fs::path("ompp-fallback-" + std::to_string(::getpid()));
     fs::remove_all(fallback);
     fs::create_directories(fallback);
-    writers::ReportRequest request{"/nonexistent/ompp/dir", "app", 1, "", fallback.string()};
+    // Below a regular file no directory can exist, not even for root.
+    writers::ReportRequest request{"/dev/null/ompp", "app", 1, "", fallback.string()};
     std::vector<std::string> messages;
     const auto paths = writers::write_reports(request, "text", "{}", messages);
     REQUIRE(paths);
     CHECK(paths->text == (fallback / "app.1-0.ompp.txt").string());
     REQUIRE(messages.size() == 1);
-    CHECK_THAT(messages[0], Catch::Contains("OMPP_OUTDIR=/nonexistent/ompp/dir"));
+    CHECK_THAT(messages[0], Catch::Contains("OMPP_OUTDIR=/dev/null/ompp"));
     CHECK(fs::exists(fallback / "app.1-0.ompp.json"));
     fs::remove_all(fallback);
+}
+
+TEST_CASE("report files: a missing OMPP_OUTDIR is created", "[writers]") {
+    const fs::path base = fs::temp_directory_path() / fs::path("ompp-newdir-" + std::to_string(::getpid()));
+    fs::remove_all(base);
+    const fs::path dir = base / "runs" / "today";
+    writers::ReportRequest request{dir.string(), "app", 2, "", fs::temp_directory_path().string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages);
+    REQUIRE(paths);
+    CHECK(paths->text == (dir / "app.2-0.ompp.txt").string());
+    CHECK(messages.empty());
+    fs::remove_all(base);
 }
