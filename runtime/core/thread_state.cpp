@@ -154,7 +154,13 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     Node* parent = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
     Node* node = child_of(parent, kind, &region, fork_origin);
-    count_predecessor(node, last_exited != nullptr ? last_exited : parent, 1);
+    // A worker's part of a parallel region merges into the master's node, so
+    // in the profile it was entered right after that node's parent, the fork
+    // point, not after whatever the worker did in its previous team.
+    const Node* predecessor = fork_origin != nullptr  ? fork_origin->parent
+                              : last_exited != nullptr ? last_exited
+                                                       : parent;
+    count_predecessor(node, predecessor, 1);
     Frame& frame = context.frames.emplace_back(node, now, context.suspended_total);
     // --- counter extension point (enter) ---
     if (counters_ != nullptr) [[unlikely]] {

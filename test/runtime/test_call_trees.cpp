@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "event_stream.hpp"
@@ -209,6 +211,60 @@ TEST_CASE("control flow: predecessors are the parent or the sibling exited just 
     CHECK(count(*bn, an->id) == 6);
     CHECK(count(*pn, 0) == 1);
     CHECK(count(*pn, pn->id) == 1);  // the second round follows the first
+}
+
+TEST_CASE("control flow: a worker enters a parallel region right after the fork point", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& user = region("userRegion", 95, "userRegionName=setup*");
+    const auto& first = region("parallel", 96);
+    const auto& second = region("parallel", 97);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kFirstKey = 31;
+    constexpr std::uint64_t kSecondKey = 32;
+    master.enter(user, 1000);
+    master.fork(first, 1001, kFirstKey);
+    master.parallel_begin(first, 1002, {kFirstKey, 1});
+    std::thread([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(first, 1003, {kFirstKey, 1});
+        w.parallel_end(first, 1004);
+    }).join();
+    master.parallel_end(first, 1005);
+    master.join(first, 1006);
+    master.exit(user, 1007);
+    master.fork(second, 1008, kSecondKey);
+    master.parallel_begin(second, 1009, {kSecondKey, 1});
+    std::thread([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(second, 1010, {kSecondKey, 1});
+        w.parallel_end(second, 1011);
+    }).join();
+    master.parallel_end(second, 1012);
+    master.join(second, 1013);
+
+    const auto p = m.build_profile();
+    const auto* un = find_child(p, 0, NodeKind::Region, user.info.id);
+    REQUIRE(un != nullptr);
+    const auto* fn = find_child(p, un->id, NodeKind::Region, first.info.id);
+    const auto* sn = find_child(p, 0, NodeKind::Region, second.info.id);
+    REQUIRE(fn != nullptr);
+    REQUIRE(sn != nullptr);
+    // Every thread entered each region right after its parent: the first
+    // region's parent is the user region, the second's the root.  (The
+    // master's second entry follows its sibling, the user region.)
+    const auto preds = [](const model::Node& node) {
+        std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> list;
+        for (const auto& pred : node.predecessors) list.emplace_back(pred.node, pred.thread, pred.count);
+        std::sort(list.begin(), list.end());
+        return list;
+    };
+    using Entry = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>;
+    CHECK(preds(*fn) == std::vector<Entry>{{un->id, 0, 1}, {un->id, 1, 1}});
+    // The second team's worker is another thread (a new std::thread).
+    REQUIRE(sn->threads.size() == 2);
+    const std::uint32_t worker = sn->threads[0].thread == 0 ? sn->threads[1].thread : sn->threads[0].thread;
+    CHECK(preds(*sn) == std::vector<Entry>{{0, worker, 1}, {un->id, 0, 1}});
 }
 
 TEST_CASE("memory grows with call paths, not with events", "[core]") {
