@@ -65,9 +65,6 @@ struct NodeMetrics {
         shortest.lower_to(duration);
         longest.raise_to(duration);
     }
-    // Adds another node's measurements (merging a finished task instance).
-    void absorb(const NodeMetrics& other);
-    void reset();
 };
 
 struct Node;
@@ -107,12 +104,6 @@ struct Node {
     std::atomic<Node*> first_child{nullptr};
     std::atomic<Node*> next_sibling{nullptr};
     std::atomic<PredecessorEntry*> first_predecessor{nullptr};
-    // Set when a finished task instance's node was merged into its task
-    // construct's tree: readers that hold a pointer to it follow this.
-    std::atomic<Node*> merged_into{nullptr};
-    // A parallel region was forked here; worker trees point at this node, so
-    // it is never recycled.
-    std::atomic<bool> fork_point{false};
     // Fork nodes: the team's end reports (owned by the forking thread).
     TeamRecord* team = nullptr;
     // Task roots: the largest number of instances of this construct that
@@ -132,7 +123,6 @@ struct Node {
     Node* child_list() const { return first_child.load(std::memory_order_acquire); }
     Node* sibling() const { return next_sibling.load(std::memory_order_acquire); }
     PredecessorEntry* predecessor_list() const { return first_predecessor.load(std::memory_order_acquire); }
-    const Node* resolved() const;  // follows merged_into
 };
 
 // Fixed-size blocks, bump allocation, and a free list for recycled objects:
