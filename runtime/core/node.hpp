@@ -114,8 +114,13 @@ struct Node {
 
     // Owner only.
     Node* last_child = nullptr;
-    Node* last_entered_child = nullptr;            // hit cache of child lookups
-    PredecessorEntry* last_predecessor = nullptr;  // hit cache
+    // Hit caches of the two most recent lookups: a construct entered in
+    // turn with another one (task creation and the task's stub at a
+    // barrier, two task creations and a taskwait) hits without a search.
+    Node* last_entered_child = nullptr;
+    Node* earlier_entered_child = nullptr;
+    PredecessorEntry* last_predecessor = nullptr;
+    PredecessorEntry* earlier_predecessor = nullptr;
     std::uint32_t active_instances = 0;
     Node* next_free = nullptr;
 

@@ -59,11 +59,13 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
 }
 
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
-    Node* cached = parent->last_entered_child;
-    if (cached != nullptr && cached->region == region && cached->kind == kind && cached->fork_origin == fork_origin)
-        [[likely]] {
-        return cached;
-    }
+    const auto is_wanted = [&](const Node* node) {
+        return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
+    };
+    Node* last = parent->last_entered_child;
+    if (is_wanted(last)) [[likely]] return last;
+    if (Node* earlier = parent->earlier_entered_child; is_wanted(earlier)) return earlier;
+    parent->earlier_entered_child = last;
     return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
 }
 
@@ -86,7 +88,13 @@ __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, Nod
 inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
     PredecessorEntry* entry = node->last_predecessor;
     if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
-        entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
+        PredecessorEntry* earlier = node->earlier_predecessor;
+        if (earlier != nullptr && earlier->predecessor == predecessor) {
+            entry = earlier;
+        } else {
+            node->earlier_predecessor = entry;
+            entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
+        }
     }
     entry->count.add(count);
 }
@@ -439,7 +447,12 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
 
 void ThreadState::retire(TaskContext* instance) {
     --instance->root->active_instances;
-    active_.erase(std::find(active_.begin(), active_.end(), instance));
+    // Usually the newest instance ends (tied tasks nest on a thread).
+    if (active_.back() == instance) [[likely]] {
+        active_.pop_back();
+    } else {
+        active_.erase(std::find(active_.begin(), active_.end(), instance));
+    }
     contexts_.release(instance);
 }
 
