@@ -383,7 +383,7 @@ TEST_CASE("program end closes every thread's open regions, task instances includ
     const auto* user_node = find_child(p, par_node->id, NodeKind::Region, user.info.id);
     REQUIRE(user_node != nullptr);
     CHECK(thread_of(*user_node, 0)->inclusive_s == Approx(900 * kNs));
-    // The worker's task instance ended at the end and was merged into its construct's tree.
+    // The worker's task instance ended at the end; its time is in its construct's tree.
     const auto* task_root = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
     REQUIRE(task_root != nullptr);
     CHECK(thread_of(*task_root, 1)->visits == 1);
