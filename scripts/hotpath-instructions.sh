@@ -2,8 +2,9 @@
 # Instructions per hot-path iteration (callgrind; repeatable on a loaded
 # machine, unlike wall time).  Usage: scripts/hotpath-instructions.sh [BUILD_DIR]
 # Prints one line per scenario: instructions per iteration, where an
-# iteration is a user-region pair, one construct instance, or one task
-# created, begun and ended.
+# iteration is a user-region pair, one construct instance, one task
+# created, begun and ended, or (fibnode) one node of fib without cut-off:
+# a task creating two child tasks that run at its taskwait (3 instances).
 set -eu
 build=${1:-build}
 driver="$build/bin/ompp_hotpath_counts"
@@ -14,8 +15,13 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic critical loop task; do
+for scenario in user atomic critical loop task fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
-    echo "$scenario: $(( (two - one) / n )) instructions per iteration"
+    per_iteration=$(( (two - one) / n ))
+    if [ "$scenario" = fibnode ]; then
+        echo "$scenario: $per_iteration instructions per iteration ($(( per_iteration / 3 )) per task instance)"
+    else
+        echo "$scenario: $per_iteration instructions per iteration"
+    fi
 done

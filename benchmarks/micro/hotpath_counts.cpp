@@ -14,13 +14,15 @@ using namespace ompp::bench;
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|task ITERATIONS\n", argv[0]);
+        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|task|fibnode ITERATIONS\n", argv[0]);
         return 2;
     }
     const char* scenario = argv[1];
     const long iterations = std::strtol(argv[2], nullptr, 10);
     ompp::adapter::restart_for_testing(ompp::core::Clock::calibrated(), ompp::config::Config::defaults());
-    static POMP2_Region_handle handle = nullptr, loop = nullptr;
+    static POMP2_Region_handle handle = nullptr, loop = nullptr, taskwait = nullptr;
+    const bool task = std::strcmp(scenario, "task") == 0;
+    const bool fibnode = std::strcmp(scenario, "fibnode") == 0;
     if (std::strcmp(scenario, "user") == 0) {
         for (long i = 0; i < iterations; ++i) user_region_pair(handle);
     } else if (std::strcmp(scenario, "atomic") == 0) {
@@ -29,11 +31,18 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) critical_instance(handle);
     } else if (std::strcmp(scenario, "loop") == 0) {
         for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
-    } else if (std::strcmp(scenario, "task") == 0) {
+    } else if (task || fibnode) {
+        // Tasks run inside a scheduling point, as in a parallel region.
         POMP2_For_enter(&loop, kFor.c_str());
         POMP2_Task_handle old_barrier;
         POMP2_Implicit_barrier_enter(&loop, &old_barrier);
-        for (long i = 0; i < iterations; ++i) task_create_begin_end(handle);
+        for (long i = 0; i < iterations; ++i) {
+            if (task) {
+                task_create_begin_end(handle);
+            } else {
+                task_with_two_children_and_taskwait(handle, taskwait);
+            }
+        }
         POMP2_Implicit_barrier_exit(&loop, old_barrier);
         POMP2_For_exit(&loop);
     } else {

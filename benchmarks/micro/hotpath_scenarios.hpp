@@ -19,6 +19,7 @@ inline const std::string kAtomic = ctc("*regionType=atomic*sscl=b.c:4:4*escl=b.c
 inline const std::string kCritical = ctc("*regionType=critical*sscl=b.c:5:5*escl=b.c:7:7**");
 inline const std::string kFor = ctc("*regionType=for*sscl=b.c:10:10*escl=b.c:12:12**");
 inline const std::string kTask = ctc("*regionType=task*sscl=b.c:13:13*escl=b.c:14:14**");
+inline const std::string kTaskwait = ctc("*regionType=taskwait*sscl=b.c:15:15*escl=b.c:15:15**");
 
 // POMP2_Begin/POMP2_End on a registered handle: one user-region pair.
 inline void user_region_pair(POMP2_USER_Region_handle& handle) {
@@ -53,6 +54,30 @@ inline void task_create_begin_end(POMP2_Region_handle& task) {
     POMP2_Task_create_begin(&task, &new_task, &old_task, 1, kTask.c_str());
     POMP2_Task_create_end(&task, old_task);
     POMP2_Task_begin(&task, new_task);
+    POMP2_Task_end(&task);
+}
+
+// One node of fib without cut-off: a task that creates two child tasks of
+// its own construct and waits for them; they run at the taskwait (deferred),
+// so the parent is suspended meanwhile.  Three task instances.
+inline void task_with_two_children_and_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
+    POMP2_Task_handle creator, parent;
+    POMP2_Task_create_begin(&task, &parent, &creator, 1, kTask.c_str());
+    POMP2_Task_create_end(&task, creator);
+    POMP2_Task_begin(&task, parent);
+    POMP2_Task_handle children[2];
+    for (POMP2_Task_handle& child : children) {
+        POMP2_Task_handle current;
+        POMP2_Task_create_begin(&task, &child, &current, 1, kTask.c_str());
+        POMP2_Task_create_end(&task, current);
+    }
+    POMP2_Task_handle waiting;
+    POMP2_Taskwait_begin(&taskwait, &waiting, kTaskwait.c_str());
+    for (POMP2_Task_handle child : children) {
+        POMP2_Task_begin(&task, child);
+        POMP2_Task_end(&task);
+    }
+    POMP2_Taskwait_end(&taskwait, waiting);
     POMP2_Task_end(&task);
 }
 

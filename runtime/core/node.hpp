@@ -65,9 +65,6 @@ struct NodeMetrics {
         shortest.lower_to(duration);
         longest.raise_to(duration);
     }
-    // Adds another node's measurements (merging a finished task instance).
-    void absorb(const NodeMetrics& other);
-    void reset();
 };
 
 struct Node;
@@ -107,12 +104,6 @@ struct Node {
     std::atomic<Node*> first_child{nullptr};
     std::atomic<Node*> next_sibling{nullptr};
     std::atomic<PredecessorEntry*> first_predecessor{nullptr};
-    // Set when a finished task instance's node was merged into its task
-    // construct's tree: readers that hold a pointer to it follow this.
-    std::atomic<Node*> merged_into{nullptr};
-    // A parallel region was forked here; worker trees point at this node, so
-    // it is never recycled.
-    std::atomic<bool> fork_point{false};
     // Fork nodes: the team's end reports (owned by the forking thread).
     TeamRecord* team = nullptr;
     // Task roots: the largest number of instances of this construct that
@@ -123,8 +114,13 @@ struct Node {
 
     // Owner only.
     Node* last_child = nullptr;
-    Node* last_entered_child = nullptr;            // hit cache of child lookups
-    PredecessorEntry* last_predecessor = nullptr;  // hit cache
+    // Hit caches of the two most recent lookups: a construct entered in
+    // turn with another one (task creation and the task's stub at a
+    // barrier, two task creations and a taskwait) hits without a search.
+    Node* last_entered_child = nullptr;
+    Node* earlier_entered_child = nullptr;
+    PredecessorEntry* last_predecessor = nullptr;
+    PredecessorEntry* earlier_predecessor = nullptr;
     std::uint32_t active_instances = 0;
     Node* next_free = nullptr;
 
@@ -132,7 +128,6 @@ struct Node {
     Node* child_list() const { return first_child.load(std::memory_order_acquire); }
     Node* sibling() const { return next_sibling.load(std::memory_order_acquire); }
     PredecessorEntry* predecessor_list() const { return first_predecessor.load(std::memory_order_acquire); }
-    const Node* resolved() const;  // follows merged_into
 };
 
 // Fixed-size blocks, bump allocation, and a free list for recycled objects:

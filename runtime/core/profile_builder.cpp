@@ -49,7 +49,7 @@ private:
     void index_workers(const ThreadState& thread, const Node& node) {
         for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
             if (child->fork_origin != nullptr) {
-                workers_by_fork_[child->fork_origin->resolved()].emplace_back(&thread, child);
+                workers_by_fork_[child->fork_origin].emplace_back(&thread, child);
             }
             index_workers(thread, *child);
         }
@@ -169,7 +169,7 @@ private:
         for (const auto& [id, thread, node] : pending_predecessors_) {
             for (const PredecessorEntry* e = node->predecessor_list(); e != nullptr;
                  e = e->next.load(std::memory_order_acquire)) {
-                auto it = model_id_.find(e->predecessor->resolved());
+                auto it = model_id_.find(e->predecessor);
                 if (it == model_id_.end()) continue;
                 counts[{id, it->second, thread}] += e->count.get();
             }

@@ -35,35 +35,6 @@ Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
 
 }  // namespace
 
-void NodeMetrics::absorb(const NodeMetrics& other) {
-    visits.add(other.visits.get());
-    inclusive.add(other.inclusive.get());
-    shortest.lower_to(other.shortest.get());
-    longest.raise_to(other.longest.get());
-    body.add(other.body.get());
-    body_count.add(other.body_count.get());
-    enter.add(other.enter.get());
-    exit.add(other.exit.get());
-    startup.add(other.startup.get());
-    shutdown.add(other.shutdown.get());
-    for (std::size_t i = 0; i < counters.size(); ++i) counters[i].add(other.counters[i].get());
-}
-
-void NodeMetrics::reset() {
-    for (RelaxedCounter* counter : {&visits, &inclusive, &longest, &body, &body_count, &enter, &exit, &startup,
-                                    &shutdown}) {
-        counter->set(0);
-    }
-    shortest.set(kNoVisitYet);
-    for (auto& counter : counters) counter.set(0);
-}
-
-const Node* Node::resolved() const {
-    const Node* node = this;
-    while (const Node* target = node->merged_into.load(std::memory_order_acquire)) node = target;
-    return node;
-}
-
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
     : measurement_(measurement), id_(id), counters_(std::move(counters)) {
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
@@ -78,34 +49,23 @@ ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique
 ThreadState::~ThreadState() = default;
 
 Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin) {
-    // A recycled node was only ever reachable from a finished task instance's
-    // private tree, so no reader can see it while it is reset.
+    // Nodes are never freed, so a new one is still as constructed.
     Node* node = nodes_.allocate();
     node->kind = kind;
     node->region = region;
     node->parent = parent;
     node->fork_origin = fork_origin;
-    node->first_child.store(nullptr, std::memory_order_relaxed);
-    node->next_sibling.store(nullptr, std::memory_order_relaxed);
-    node->first_predecessor.store(nullptr, std::memory_order_relaxed);
-    node->merged_into.store(nullptr, std::memory_order_relaxed);
-    node->fork_point.store(false, std::memory_order_relaxed);
-    node->max_active_instances.set(0);
-    node->team = nullptr;
-    node->metrics.reset();
-    node->last_child = nullptr;
-    node->last_entered_child = nullptr;
-    node->last_predecessor = nullptr;
-    node->active_instances = 0;
     return node;
 }
 
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
-    Node* cached = parent->last_entered_child;
-    if (cached != nullptr && cached->region == region && cached->kind == kind && cached->fork_origin == fork_origin)
-        [[likely]] {
-        return cached;
-    }
+    const auto is_wanted = [&](const Node* node) {
+        return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
+    };
+    Node* last = parent->last_entered_child;
+    if (is_wanted(last)) [[likely]] return last;
+    if (Node* earlier = parent->earlier_entered_child; is_wanted(earlier)) return earlier;
+    parent->earlier_entered_child = last;
     return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
 }
 
@@ -128,7 +88,13 @@ __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, Nod
 inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
     PredecessorEntry* entry = node->last_predecessor;
     if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
-        entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
+        PredecessorEntry* earlier = node->earlier_predecessor;
+        if (earlier != nullptr && earlier->predecessor == predecessor) {
+            entry = earlier;
+        } else {
+            node->earlier_predecessor = entry;
+            entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
+        }
     }
     entry->count.add(count);
 }
@@ -278,7 +244,6 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
-    node->fork_point.store(true, std::memory_order_relaxed);
     // The previous instance of this team was joined: its record is free.
     constexpr std::uint32_t kDefaultTeam = 8;
     const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
@@ -448,9 +413,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     instance->suspended = false;
     instance->suspended_total = 0;
     instance->counters_suspended_total = {};
-    instance->task_root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
-    instance->root = new_node(NodeKind::TaskRoot, &region, nullptr, nullptr);
-    Node& task_root = *instance->task_root;
+    instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
+    Node& task_root = *instance->root;
     ++task_root.active_instances;
     task_root.max_active_instances.raise_to(task_root.active_instances);
     active_.push_back(instance);
@@ -488,10 +452,13 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
 }
 
 void ThreadState::retire(TaskContext* instance) {
-    merge(*instance->root, *instance->task_root);
-    release_tree(instance->root);
-    --instance->task_root->active_instances;
-    active_.erase(std::find(active_.begin(), active_.end(), instance));
+    --instance->root->active_instances;
+    // Usually the newest instance ends (tied tasks nest on a thread).
+    if (active_.back() == instance) [[likely]] {
+        active_.pop_back();
+    } else {
+        active_.erase(std::find(active_.begin(), active_.end(), instance));
+    }
     contexts_.release(instance);
 }
 
@@ -512,37 +479,6 @@ void ThreadState::close_open_regions(Ticks now) {
     current_ = implicit_ = &implicit_main_;
     close_frames(implicit_main_, 0, now, kWhy);
     held_locks_.clear();
-}
-
-void ThreadState::merge(const Node& from, Node& into) {
-    into.metrics.absorb(from.metrics);
-    const_cast<Node&>(from).merged_into.store(&into, std::memory_order_release);
-    // Predecessors are the parent or earlier siblings, merged before `from`.
-    for (PredecessorEntry* e = from.first_predecessor.load(std::memory_order_relaxed); e != nullptr;
-         e = e->next.load(std::memory_order_relaxed)) {
-        const Node* target = e->predecessor->merged_into.load(std::memory_order_relaxed);
-        count_predecessor(&into, target != nullptr ? target : &into, e->count.get());
-    }
-    for (Node* child = from.first_child.load(std::memory_order_relaxed); child != nullptr;
-         child = child->next_sibling.load(std::memory_order_relaxed)) {
-        merge(*child, *child_of(&into, child->kind, child->region, child->fork_origin));
-    }
-}
-
-void ThreadState::release_tree(Node* node) {
-    Node* child = node->first_child.load(std::memory_order_relaxed);
-    while (child != nullptr) {
-        Node* next = child->next_sibling.load(std::memory_order_relaxed);
-        release_tree(child);
-        child = next;
-    }
-    for (PredecessorEntry* e = node->first_predecessor.load(std::memory_order_relaxed); e != nullptr;) {
-        PredecessorEntry* next = e->next.load(std::memory_order_relaxed);
-        predecessors_.release(e);
-        e = next;
-    }
-    // Worker trees may point at a fork node: it stays, forwarding to its merge target.
-    if (!node->fork_point.load(std::memory_order_relaxed)) nodes_.release(node);
 }
 
 void ThreadState::warn(const RegionRecord* region, std::string text) {

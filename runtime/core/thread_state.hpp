@@ -4,12 +4,18 @@
 // trees it builds may be read concurrently (see node.hpp).
 //
 // Task profiling follows the Score-P algorithm (task-profiling seed, Fig. 12):
-// every executing task instance has a private tree, merged on completion into
-// the thread's tree for its task construct (a task_root under the thread
-// root); while an explicit task runs, the implicit task sits in a task_stub
-// node under the scheduling point, which counts the switches and holds the
-// time spent running tasks there; a suspended task's open regions do not
-// accumulate time.
+// every executing task instance has its own call path (its frame stack) and
+// its own suspension clock, and its visits end up in the thread's tree for
+// its task construct (a task_root under the thread root); while an explicit
+// task runs, the implicit task sits in a task_stub node under the scheduling
+// point, which counts the switches and holds the time spent running tasks
+// there; a suspended task's open regions do not accumulate time.
+//
+// Score-P builds a private tree per instance and merges it into the
+// construct's tree at completion.  A merge only adds visits, times and
+// control-flow counts and takes minima and maxima, so recording each visit
+// straight into the construct's tree yields the same tree, without building,
+// merging and clearing a tree per instance (most of the per-task cost).
 #pragma once
 
 #include <cstdint>
@@ -56,8 +62,7 @@ struct Frame {
 struct TaskContext {
     TaskHandle handle = 0;
     const RegionRecord* region = nullptr;
-    Node* root = nullptr;       // the thread root, or the instance's private root
-    Node* task_root = nullptr;  // merge target in the thread's tree (explicit tasks)
+    Node* root = nullptr;  // the thread root, or the task_root of the instance's construct
     std::vector<Frame> frames;
     Node* root_last_exited = nullptr;
     Ticks suspended_total = 0;
@@ -147,10 +152,8 @@ private:
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);
-    // A finished instance: merged into its construct's tree and recycled.
+    // A finished instance: its context is recycled.
     void retire(TaskContext* instance);
-    void merge(const Node& from, Node& into);
-    void release_tree(Node* node);
     void warn(const RegionRecord* region, std::string text);
     void read_counters(CounterValues& values) { counters_->read(values); }
 

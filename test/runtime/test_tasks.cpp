@@ -107,6 +107,70 @@ TEST_CASE("task profiling: seed Fig. 6-11 (suspended at a taskwait, resumed late
     CHECK(p.warnings.empty());
 }
 
+// Each instance of a task construct forks a parallel region: the workers'
+// trees hang under the fork node inside the construct's tree, and the
+// control flow inside the task tree counts every instance.
+TEST_CASE("task profiling: parallel regions forked inside task instances, control flow in the task tree",
+          "[tasks][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& task_a = region("task", 130);
+    const auto& user = region("userRegion", 131, "userRegionName=prepare*");
+    const auto& par = region("parallel", 132);
+    core::ThreadState& t = m.this_thread();
+    for (core::Ticks start : {core::Ticks{1000}, core::Ticks{2000}}) {
+        const std::uint64_t key = 40 + start;
+        t.task_begin(task_a, t.new_task_handle(), start);
+        t.enter(user, start + 10);
+        t.exit(user, start + 20);
+        t.fork(par, start + 30, key, 2);
+        t.parallel_begin(par, start + 30, {key, 1});
+        std::thread worker([&] {
+            core::ThreadState& w = m.this_thread();
+            w.parallel_begin(par, start + 40, {key, 1});
+            w.parallel_end(par, start + 90);
+        });
+        worker.join();
+        t.parallel_end(par, start + 100);
+        t.join(par, start + 110);
+        t.task_end(task_a, start + 200);
+    }
+
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* task_root = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
+    REQUIRE(task_root != nullptr);
+    CHECK(thread_of(*task_root, 0)->visits == 2);
+    CHECK(thread_of(*task_root, 0)->inclusive_s == Approx(400 * kNs));
+    const auto* user_node = find_child(p, task_root->id, NodeKind::Region, user.info.id);
+    const auto* par_node = find_child(p, task_root->id, NodeKind::Region, par.info.id);
+    REQUIRE(user_node != nullptr);
+    REQUIRE(par_node != nullptr);
+    CHECK(thread_of(*par_node, 0)->visits == 2);
+    CHECK(thread_of(*par_node, 0)->inclusive_s == Approx(160 * kNs));
+    // Each instance had its own worker thread: both under the fork node.
+    std::size_t workers = 0;
+    for (const auto& metrics : par_node->threads) {
+        if (metrics.thread == 0) continue;
+        ++workers;
+        CHECK(metrics.visits == 1);
+        CHECK(metrics.inclusive_s == Approx(60 * kNs));  // from the fork to its end
+    }
+    CHECK(workers == 2);
+    const auto count = [](const model::Node& node, std::uint32_t from) -> std::uint64_t {
+        for (const auto& pred : node.predecessors) {
+            if (pred.node == from) return pred.count;
+        }
+        return 0;
+    };
+    CHECK(count(*user_node, task_root->id) == 2);
+    CHECK(count(*par_node, user_node->id) == 2);
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].instances == 2);
+    CHECK(p.tasks[0].max_concurrent_per_thread == 1);
+    CHECK(p.warnings.empty());
+}
+
 // The seed's Fig. 3: a task created in a single construct runs in the
 // parallel region's barrier: its time belongs to the barrier's stub, the
 // creation node keeps only the creation time.
@@ -319,7 +383,7 @@ TEST_CASE("program end closes every thread's open regions, task instances includ
     const auto* user_node = find_child(p, par_node->id, NodeKind::Region, user.info.id);
     REQUIRE(user_node != nullptr);
     CHECK(thread_of(*user_node, 0)->inclusive_s == Approx(900 * kNs));
-    // The worker's task instance ended at the end and was merged into its construct's tree.
+    // The worker's task instance ended at the end; its time is in its construct's tree.
     const auto* task_root = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
     REQUIRE(task_root != nullptr);
     CHECK(thread_of(*task_root, 1)->visits == 1);
