@@ -38,8 +38,11 @@ if grep -q -- "$build" "$work/build.log"; then
   echo "FAIL: the moved prefix still refers to the build tree"; cat "$work/build.log"; exit 1
 fi
 if [ -z "$runtime" ]; then
-  ldd "$work/src/histogram_app" | grep -q "$prefix/lib/libompp.so" ||
-    { echo "FAIL: the program does not load the moved prefix's libompp"; ldd "$work/src/histogram_app"; exit 1; }
+  # Captured first: with pipefail, `ldd | grep -q` fails whenever grep's
+  # early exit hits ldd with SIGPIPE.
+  libraries=$(ldd "$work/src/histogram_app")
+  grep -q "$prefix/lib/libompp.so" <<<"$libraries" ||
+    { echo "FAIL: the program does not load the moved prefix's libompp"; echo "$libraries"; exit 1; }
 fi
 (cd "$work" && OMP_NUM_THREADS=2 "$work/src/histogram_app")
 echo "PASS relocated prefix"
