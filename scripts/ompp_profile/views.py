@@ -35,24 +35,33 @@ def edge_labels(per_thread_counts: dict[int, int]) -> list[str]:
     return [f"{thread_ranges(tids)}|{count * len(tids)}" for count, tids in groups]
 
 
-def call_tree(profile: Profile, min_percent: float = 0.0) -> str:
-    """The call tree with inclusive and exclusive time summed over threads.
+def subtree_time(node: Node) -> float:
+    """Exclusive time of the node's whole subtree, all threads (Score-P/Cube
+    inclusive): a parent that ran on one thread around a region run by a
+    team is never shown smaller than that region."""
+    return node.exclusive_s + sum(subtree_time(child) for child in node.children)
 
-    Percentages are of total thread time (wall time x threads), as in ompP's
-    callgraph; subtrees below min_percent inclusive are left out.
+
+def call_tree(profile: Profile, min_percent: float = 0.0) -> str:
+    """The call tree in thread-seconds, as libompp's text callgraph.
+
+    Exclusive time is summed over threads; inclusive is the exclusive time of
+    the node's subtree; percentages are of all measured thread time (the sum
+    over the roots).  Subtrees below min_percent inclusive are left out.
     """
-    total = profile.wall_time_s * max(profile.threads, 1)
+    total = sum(subtree_time(root) for root in profile.roots)
     lines = [f"{'Inclusive':>10} {'(%)':>7} {'Exclusive':>10} {'(%)':>7} {'Visits':>9}  Node"]
 
     def pct(seconds: float) -> float:
         return 100.0 * seconds / total if total > 0 else 0.0
 
     def walk(node: Node, prefix: str, last: bool, depth: int) -> None:
-        if depth > 0 and pct(node.inclusive_s) < min_percent:
+        inclusive = subtree_time(node)
+        if depth > 0 and pct(inclusive) < min_percent:
             return
         branch = "" if depth == 0 else prefix + ("`-" if last else "|-")
         lines.append(
-            f"{node.inclusive_s:10.3f} {pct(node.inclusive_s):6.2f}% "
+            f"{inclusive:10.3f} {pct(inclusive):6.2f}% "
             f"{node.exclusive_s:10.3f} {pct(node.exclusive_s):6.2f}% "
             f"{node.visits:9d}  {branch}{profile.node_label(node)}"
         )
@@ -67,16 +76,20 @@ def call_tree(profile: Profile, min_percent: float = 0.0) -> str:
 
 def hot_regions(profile: Profile, top: int = 10) -> str:
     """Regions ranked by exclusive time summed over all their call paths."""
-    exclusive: dict[int, float] = defaultdict(float)
-    visits: dict[int, int] = defaultdict(int)
+    # A task construct appears twice: where tasks are created (region nodes)
+    # and where they execute (task_root trees); the two are ranked apart.
+    exclusive: dict[tuple[int, bool], float] = defaultdict(float)
+    visits: dict[tuple[int, bool], int] = defaultdict(int)
     for node in profile.nodes.values():
         if node.region is not None and node.kind in ("region", "task_root"):
-            exclusive[node.region] += node.exclusive_s
-            visits[node.region] += node.visits
+            key = (node.region, node.kind == "task_root")
+            exclusive[key] += node.exclusive_s
+            visits[key] += node.visits
     ranked = sorted(exclusive.items(), key=lambda item: item[1], reverse=True)[:top]
     lines = [f"{'Exclusive':>10} {'Visits':>9}  Region"]
-    for region_id, seconds in ranked:
-        lines.append(f"{seconds:10.3f} {visits[region_id]:9d}  {profile.regions[region_id].label()}")
+    for (region_id, execution), seconds in ranked:
+        suffix = " (task execution)" if execution else ""
+        lines.append(f"{seconds:10.3f} {visits[(region_id, execution)]:9d}  {profile.regions[region_id].label()}{suffix}")
     return "\n".join(lines)
 
 

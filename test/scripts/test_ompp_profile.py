@@ -108,13 +108,23 @@ class ViewsTest(unittest.TestCase):
         self.assertEqual(views.edge_labels({0: 5, 1: 5, 2: 5, 3: 5, 4: 1}), ["0-3|20", "4|1"])
         self.assertEqual(views.edge_labels({0: 2, 1: 3}), ["0|2", "1|3"])
 
-    def test_call_tree_shows_percent_of_thread_time(self):
+    def test_call_tree_shows_percent_of_measured_thread_time(self):
         tree = views.call_tree(self.profile).splitlines()
         critical = next(line for line in tree if "CRITICAL" in line)
-        # 1.7 s of 4 thread-seconds.
-        self.assertIn("42.50%", critical)
+        # 1.7 s of the 3.8 thread-seconds measured (all nodes' exclusive time).
+        self.assertIn("44.74%", critical)
         self.assertIn("'acc'", critical)
-        self.assertTrue(any(line.rstrip().endswith("literal") for line in tree))
+        root = next(line for line in tree if line.rstrip().endswith("literal"))
+        self.assertTrue(root.split()[:2] == ["3.800", "100.00%"], root)
+
+    def test_parent_on_one_thread_is_not_smaller_than_its_team_child(self):
+        # The root ran on thread 0 only (JSON inclusive 2.0 s) around a
+        # parallel region of two threads (3.6 s together).
+        for line in views.call_tree(self.profile).splitlines()[1:]:
+            if "PARALLEL" in line:
+                self.assertEqual(line.split()[0], "3.600")
+        self.assertGreaterEqual(views.subtree_time(self.profile.nodes[0]),
+                                views.subtree_time(self.profile.nodes[1]))
 
     def test_min_percent_hides_small_subtrees(self):
         tree = views.call_tree(self.profile, min_percent=40.0)
@@ -125,6 +135,20 @@ class ViewsTest(unittest.TestCase):
         rows = views.hot_regions(self.profile).splitlines()[1:]
         self.assertIn("CRITICAL", rows[0])
         self.assertIn("LOOP", rows[1])
+
+    def test_hot_regions_keep_task_creation_and_execution_apart(self):
+        tasks = copy.deepcopy(LITERAL)
+        tasks["regions"].append(
+            {"id": 4, "kind": "TASK", "name": None, "file": "a.c", "first_line": 14, "last_line": 15})
+        tasks["nodes"].append({"id": 4, "parent": 1, "kind": "region", "region": 4,
+                               "threads": [metrics(0, 3, 0.01, 0.01)], "predecessors": []})
+        tasks["nodes"].append({"id": 5, "parent": 0, "kind": "task_root", "region": 4,
+                               "threads": [metrics(1, 3, 0.6, 0.6)], "predecessors": []})
+        rows = views.hot_regions(read_profile(tasks)).splitlines()[1:]
+        execution = next(row for row in rows if "(task execution)" in row)
+        creation = next(row for row in rows if "TASK" in row and "(task execution)" not in row)
+        self.assertEqual(execution.split()[:2], ["0.600", "3"])
+        self.assertEqual(creation.split()[:2], ["0.010", "3"])
 
     def test_control_flow_dot_has_parent_and_sibling_edges(self):
         dot = views.control_flow_dot(self.profile)
