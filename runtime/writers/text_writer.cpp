@@ -127,9 +127,10 @@ private:
         return it == regions_.end() ? nullptr : it->second;
     }
 
+    // The same "file (first-last)" the analyses' sections print, so a region
+    // reads alike in every section of the report.
     static std::string location(const model::Region& r) {
-        std::string text = fmt::format("{} ({}-{})", r.directive.file, r.directive.first_line,
-                                       std::max(r.block_end.last_line, r.directive.first_line));
+        std::string text = analyses::source_range(r);
         if (r.name) text = fmt::format("{} '{}'", text, *r.name);
         return text;
     }
