@@ -67,7 +67,8 @@ Construct classify(OpenMPDirectiveKind K) {
 
 namespace {
 
-const Stmt *lastStatement(const Stmt *S);
+const Stmt *trailingStatement(const Stmt *S);
+bool endsWithoutSemicolon(const Stmt *S);
 
 /// Maps locations to main-file offsets, refusing anything that would cross a
 /// macro boundary (style-anchors: never edit across macro boundaries).
@@ -93,22 +94,44 @@ public:
     return Span{*Begin, *End};
   }
 
-  /// A statement's range including the ';' that ends expression statements.
-  std::optional<Span> statement(const Stmt *S) const {
-    return withSemicolon(tokens(S->getBeginLoc(), lastStatement(S)->getEndLoc()), S);
+  /// A statement's text, up to and including the last token of its last
+  /// nested statement and the ';' that ends it.
+  std::optional<Span> statement(const Stmt *S) const { return through(S->getBeginLoc(), S); }
+
+  /// From Begin to the end of statement S.  Clang's end location of a
+  /// statement is the end of its last sub-statement as Clang records it,
+  /// and a directive's is the end of its pragma line: `if (c)` + `#pragma omp
+  /// task` + `{...}` "ends" before the task's block.  The end is therefore
+  /// taken from the statement that really comes last (trailingStatement).
+  std::optional<Span> through(SourceLocation Begin, const Stmt *S) const {
+    const Stmt *Last = trailingStatement(S);
+    if (const auto *Standalone = dyn_cast<OMPExecutableDirective>(Last)) {
+      auto R = tokens(Begin, Standalone->getBeginLoc());
+      auto Line = pragmaText(*Standalone);
+      if (!R || !Line)
+        return std::nullopt;
+      return Span{R->Begin, Line->End};
+    }
+    auto R = tokens(Begin, Last->getEndLoc());
+    if (!R || !endsWithoutSemicolon(Last))
+      return R;
+    auto Semicolon = semicolonAfter(R->End);
+    if (!Semicolon)
+      return std::nullopt; // e.g. the ';' comes from a macro: not editable
+    return Span{R->Begin, *Semicolon + 1};
   }
 
-  /// Extends a range ending with statement S by the ';' that follows it.
-  std::optional<Span> withSemicolon(std::optional<Span> R, const Stmt *S) const {
-    if (!R || isa<CompoundStmt>(lastStatement(S)))
-      return R;
+  /// The offset of the ';' that is the next token after Offset (comments
+  /// and line continuations skipped), if it is one.
+  std::optional<unsigned> semicolonAfter(unsigned Offset) const {
     StringRef Text = SM.getBufferData(SM.getMainFileID());
-    unsigned I = R->End;
-    while (I < Text.size() && isspace(static_cast<unsigned char>(Text[I])))
-      ++I;
-    if (I < Text.size() && Text[I] == ';')
-      R->End = I + 1;
-    return R;
+    Lexer Raw(SM.getLocForStartOfFile(SM.getMainFileID()), LO, Text.begin(),
+              Text.begin() + Offset, Text.end());
+    Token Next;
+    Raw.LexFromRawLexer(Next);
+    if (Next.isNot(tok::semi))
+      return std::nullopt;
+    return offset(Next.getLocation());
   }
 
   /// Text of a token range as spelled (also for _Pragma and macro text).
@@ -137,6 +160,11 @@ public:
     return SM.getPresumedLineNumber(SM.getExpansionLoc(L));
   }
 
+  /// The line of a main-file offset as the compiler reports it.
+  unsigned lineOf(unsigned Offset) const {
+    return SM.getPresumedLineNumber(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset));
+  }
+
   std::optional<Span> pragmaText(const OMPExecutableDirective &D) const {
     return pragmaSpan(SM, LO, D.getBeginLoc(), D.getEndLoc());
   }
@@ -155,16 +183,43 @@ const Stmt *structuredStatement(const OMPExecutableDirective &D) {
   return S;
 }
 
-/// A directive's own end location is the end of its pragma; as a statement
-/// it ends with its structured block.
-const Stmt *lastStatement(const Stmt *S) {
-  while (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
-    const Stmt *Block = structuredStatement(*D);
-    if (!Block)
-      break;
-    S = Block;
+/// The statement whose last token ends S: S itself, or (through if/else,
+/// loops, labels, case labels, attributes and OpenMP directives) the
+/// sub-statement S ends with.
+const Stmt *trailingStatement(const Stmt *S) {
+  for (;;) {
+    const Stmt *Next = nullptr;
+    if (const auto *D = dyn_cast<OMPExecutableDirective>(S))
+      Next = structuredStatement(*D);
+    else if (const auto *If = dyn_cast<IfStmt>(S))
+      Next = If->getElse() ? If->getElse() : If->getThen();
+    else if (const auto *For = dyn_cast<ForStmt>(S))
+      Next = For->getBody();
+    else if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(S))
+      Next = RangeFor->getBody();
+    else if (const auto *While = dyn_cast<WhileStmt>(S))
+      Next = While->getBody();
+    else if (const auto *Switch = dyn_cast<SwitchStmt>(S))
+      Next = Switch->getBody();
+    else if (const auto *Label = dyn_cast<LabelStmt>(S))
+      Next = Label->getSubStmt();
+    else if (const auto *Case = dyn_cast<SwitchCase>(S))
+      Next = Case->getSubStmt();
+    else if (const auto *Attributed = dyn_cast<AttributedStmt>(S))
+      Next = Attributed->getSubStmt();
+    else if (const auto *Captured = dyn_cast<CapturedStmt>(S))
+      Next = Captured->getCapturedStmt();
+    if (!Next)
+      return S;
+    S = Next;
   }
-  return S;
+}
+
+/// Statements whose source range stops before the ';' that ends them
+/// (declarations and null statements include theirs, blocks have none).
+bool endsWithoutSemicolon(const Stmt *S) {
+  return isa<Expr, DoStmt, BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt,
+             AsmStmt, CoreturnStmt>(S);
 }
 
 std::string argumentOf(const std::string &Text) {
@@ -268,8 +323,9 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
     // inside the same macro expansion).
     if (M.Pragma && (!M.Block || M.Block->Begin < M.Pragma->End))
       M.Pragma.reset();
-    M.Whole = Loc.withSemicolon(Loc.tokens(D.getBeginLoc(), lastStatement(Block)->getEndLoc()), Block);
-    M.EndLine = Loc.expansionLine(lastStatement(Block)->getEndLoc());
+    M.Whole = Loc.through(D.getBeginLoc(), Block);
+    M.EndLine = M.Whole ? Loc.lineOf(M.Whole->End - 1)
+                        : Loc.expansionLine(trailingStatement(Block)->getEndLoc());
   } else {
     M.EndLine = M.LineEnd;
     M.Whole = M.Pragma;

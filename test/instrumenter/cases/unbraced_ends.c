@@ -1,0 +1,51 @@
+/* How a statement can end: do-while, a label (unused: the compilers warn),
+ * a switch case, else-if chains, comments before the ';' and after it, a
+ * macro invocation, a line continuation.  Each construct's end code follows
+ * its whole statement. */
+#include <stdio.h>
+#define ADD(v, k) v += (k)
+int main(void) {
+  int a = 0, b = 0, c = 0, d = 0, e = 0, k = 2;
+  #pragma omp parallel
+  do
+    #pragma omp atomic
+    a++;
+  while (0);
+  #pragma omp parallel
+  #pragma omp single
+  unused_label:
+    #pragma omp task shared(b)
+    if (++b < 3) b += 12; else b = -1;
+  #pragma omp parallel
+  #pragma omp single
+  switch (k)
+    case 2:
+      #pragma omp task shared(c)
+      c = 5 /* trailing comment */ ; // and one more
+  #pragma omp parallel
+  #pragma omp single
+  if (k == 0)
+    d = -1;
+  else if (k == 1)
+    d = -2;
+  else
+    #pragma omp task shared(d)
+    ADD(d, 7);
+  #pragma omp parallel
+  #pragma omp master
+  e = e \
+      + 3;
+  printf("%d %d %d %d %d\n", a > 0, b, c, d, e);
+  return 0;
+}
+// STDOUT: 1 13 5 7 3
+// T1.COUNT: Task_end task@17 = 1
+// T1.COUNT: Single_end single@15 = 1
+// T1.COUNT: Parallel_end parallel@14 = 1
+// T1.COUNT: Task_create_end task@23 = 1
+// T2.COUNT: Atomic_exit atomic@11 = 2
+// T2.COUNT: Task_end task@23 = 1
+// T2.COUNT: Single_exit single@26 = 2
+// T2.COUNT: Task_create_end task@32 = 1
+// T2.COUNT: Master_end master@35 = 1
+// T2.COUNT: Parallel_join parallel@34 = 1
