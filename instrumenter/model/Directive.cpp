@@ -96,7 +96,43 @@ public:
 
   /// A statement's text, up to and including the last token of its last
   /// nested statement and the ';' that ends it.
-  std::optional<Span> statement(const Stmt *S) const { return through(S->getBeginLoc(), S); }
+  std::optional<Span> statement(const Stmt *S) const { return through(begin(S), S); }
+
+  /// Where statement S begins: for a directive, where its pragma begins.
+  SourceLocation begin(const Stmt *S) const {
+    if (const auto *D = dyn_cast<OMPExecutableDirective>(S))
+      if (auto Start = metadirectiveStart(*D))
+        return SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(*Start);
+    return S->getBeginLoc();
+  }
+
+  /// The offset of the '#' of the `metadirective` pragma D was chosen from.
+  /// Clang replaces a metadirective whose context selectors it can evaluate
+  /// by the chosen variant, which then begins at the variant's name in the
+  /// middle of the pragma line (`when(user={condition(1)}: parallel)`).
+  std::optional<unsigned> metadirectiveStart(const OMPExecutableDirective &D) const {
+    auto B = offset(D.getBeginLoc());
+    if (!B)
+      return std::nullopt;
+    StringRef Text = SM.getBufferData(SM.getMainFileID());
+    if (Text[*B] == '#' || Text.substr(*B).startswith("_Pragma"))
+      return std::nullopt;
+    // Back to the start of the logical line (over continued lines).
+    unsigned I = *B;
+    auto ContinuedLineEnds = [&](unsigned NewLine) {
+      unsigned J = NewLine;
+      if (J > 0 && Text[J - 1] == '\r')
+        --J;
+      return J > 0 && Text[J - 1] == '\\';
+    };
+    while (I > 0 && !(Text[I - 1] == '\n' && !ContinuedLineEnds(I - 1)))
+      --I;
+    while (I < *B && (Text[I] == ' ' || Text[I] == '\t'))
+      ++I;
+    if (Text[I] != '#')
+      return std::nullopt;
+    return I;
+  }
 
   /// From Begin to the end of statement S.  Clang's end location of a
   /// statement is the end of its last sub-statement as Clang records it,
@@ -317,13 +353,18 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
 
   const Stmt *Block = structuredStatement(D);
   M.Pragma = Loc.pragmaText(D);
+  if (auto Start = Loc.metadirectiveStart(D)) {
+    M.FromMetadirective = true;
+    M.Line = Loc.lineOf(*Start);
+    M.Pragma = Span{*Start, M.Pragma ? M.Pragma->End : *Start};
+  }
   if (Block) {
     M.Block = Loc.statement(Block);
     // A pragma is only replaceable if the statement starts after it (not
     // inside the same macro expansion).
     if (M.Pragma && (!M.Block || M.Block->Begin < M.Pragma->End))
       M.Pragma.reset();
-    M.Whole = Loc.through(D.getBeginLoc(), Block);
+    M.Whole = Loc.through(Loc.begin(&D), Block);
     M.EndLine = M.Whole ? Loc.lineOf(M.Whole->End - 1)
                         : Loc.expansionLine(trailingStatement(Block)->getEndLoc());
   } else {

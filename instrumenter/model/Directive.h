@@ -65,6 +65,7 @@ struct Directive {
   unsigned LineEnd = 0;         // ... and of its last token
   unsigned EndLine = 0;         // line where the construct (structured block) ends
   bool FromMacro = false;       // the directive comes from a macro or _Pragma
+  bool FromMetadirective = false; // the variant Clang chose from a `metadirective`
 
   std::optional<Span> Whole;    // from the pragma to the end of the construct (incl. ';')
   std::optional<Span> Pragma;   // text that may be replaced by a regenerated pragma
@@ -103,12 +104,20 @@ struct PresumedLine {
   std::string File;
 };
 
+/// The `#pragma omp` lines of one header the main file includes (not rewritten).
+struct HeaderDirectives {
+  std::string File;             // as the compiler names it
+  unsigned FirstLine = 0, LastLine = 0;
+  unsigned Count = 0;
+};
+
 struct UnitModel {
   std::string Text;             // the main file as read
   bool CPlusPlus = false;
   std::vector<Directive> Directives;
   std::vector<PompPragma> Pomp;
   std::vector<LockReference> Locks;
+  std::vector<HeaderDirectives> HeaderPragmas; // user headers only, not system headers
   std::vector<Span> CompoundStatements;
   std::vector<unsigned> EarlyExits;  // return / goto / throw statements (C region warnings)
   std::vector<Span> TopLevelDecls;   // where the prologue may go

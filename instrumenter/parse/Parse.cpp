@@ -10,6 +10,8 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -81,6 +83,55 @@ public:
 
 private:
   model::UnitModel &Out;
+};
+
+/// `#pragma omp` lines in the user's headers: the AST of header code is not
+/// rewritten (and function bodies in headers are not even parsed), so the
+/// planner warns about them, once per header.
+class HeaderPragmaRecorder : public PPCallbacks {
+public:
+  HeaderPragmaRecorder(model::UnitModel &Out, const SourceManager &SM) : Out(Out), SM(SM) {}
+
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
+    if (Kind != PIK_HashPragma || !Loc.isFileID() || SM.isWrittenInMainFile(Loc) ||
+        SM.isInSystemHeader(Loc) || !isOmpPragma(Loc))
+      return;
+    PresumedLoc P = SM.getPresumedLoc(Loc);
+    if (P.isInvalid())
+      return;
+    for (model::HeaderDirectives &H : Out.HeaderPragmas)
+      if (H.File == P.getFilename()) {
+        if (P.getLine() > H.LastLine) { // a header included twice counts once
+          ++H.Count;
+          H.LastLine = P.getLine();
+        }
+        return;
+      }
+    Out.HeaderPragmas.push_back({P.getFilename(), P.getLine(), P.getLine(), 1});
+  }
+
+private:
+  /// `#` [blanks] `pragma` [blanks] `omp` followed by a non-identifier char.
+  bool isOmpPragma(SourceLocation Hash) const {
+    bool Invalid = false;
+    const char *C = SM.getCharacterData(Hash, &Invalid);
+    if (Invalid || *C != '#')
+      return false;
+    auto Blanks = [&] {
+      while (*C == ' ' || *C == '\t')
+        ++C;
+    };
+    ++C;
+    Blanks();
+    if (StringRef(C, 6) != "pragma")
+      return false;
+    C += 6;
+    Blanks();
+    return StringRef(C, 3) == "omp" && !isAsciiIdentifierContinue(C[3]);
+  }
+
+  model::UnitModel &Out;
+  const SourceManager &SM;
 };
 
 bool isLockFunction(StringRef Name) {
@@ -224,6 +275,8 @@ public:
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().AddPragmaHandler(new PompPragmaHandler(Out));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<HeaderPragmaRecorder>(Out, CI.getSourceManager()));
     return std::make_unique<CollectConsumer>(Out, CI.getSourceManager());
   }
 

@@ -44,6 +44,7 @@ public:
   void replace(model::Span S, std::string Text, bool Framed, std::string Origin);
 
   void warn(unsigned Line, const std::string &Message);
+  void warnIn(llvm::StringRef File, unsigned Line, const std::string &Message); // e.g. a header
   void note(unsigned Line, const std::string &Message);
   std::string where(const model::Directive &D) const;
 
@@ -80,7 +81,8 @@ llvm::ArrayRef<HandlerEntry> handlerTable();
 void addClauseKeys(Region &R, const model::Directive &D, bool Opari2Compatible);
 
 /// The POMP2 user-region and lock planning (plan/Handlers.cpp).
-void planUserRegions(Context &Ctx);
+/// Fails on a `#pragma pomp inst` outside a function body.
+llvm::Error planUserRegions(Context &Ctx);
 void planLocks(Context &Ctx);
 
 } // namespace ompp::instrument::plan

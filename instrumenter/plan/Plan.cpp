@@ -66,7 +66,11 @@ void Context::replace(model::Span S, std::string Text, bool Framed, std::string 
 }
 
 void Context::warn(unsigned Line, const std::string &Message) {
-  llvm::errs() << Options.FileName << ":" << Line << ": warning: " << Message << "\n";
+  warnIn(Options.FileName, Line, Message);
+}
+
+void Context::warnIn(llvm::StringRef File, unsigned Line, const std::string &Message) {
+  llvm::errs() << File << ":" << Line << ": warning: " << Message << "\n";
   ++Out.NumWarnings;
 }
 
@@ -153,12 +157,25 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
   Context Ctx(Unit, Options, Out);
   for (const auto &[Line, What] : Unit.Unmappable)
     Ctx.warn(Line, "not instrumented: " + What);
+  for (const model::HeaderDirectives &H : Unit.HeaderPragmas)
+    Ctx.warnIn(H.File, H.FirstLine,
+               "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
+                   (H.Count == 1 ? "" : "s") + " in header '" + H.File +
+                   "' (first here; ompp rewrites the files it compiles, not the headers they "
+                   "include)");
   // User regions first: they also define the noinstrument zones.
-  planUserRegions(Ctx);
+  if (auto Err = planUserRegions(Ctx))
+    return Err;
   for (size_t I = 0; I < Unit.Directives.size(); ++I) {
     const Directive &D = Unit.Directives[I];
     if (D.Kind == Construct::Passive || insideDevice(Unit, D))
       continue;
+    if (D.FromMetadirective) {
+      // Compilers choose variants differently (gcc-12 ignores metadirective).
+      Ctx.note(D.Line, "'metadirective' left as is: each compiler chooses its own variant ('" +
+                           D.Name + "' for Clang)");
+      continue;
+    }
     if (D.Kind == Construct::Device) {
       Ctx.note(D.Line, "'" + D.Name + "' left as is: device code is not profiled");
       continue;

@@ -34,12 +34,30 @@ struct UserRegion {
   bool Guarded = false;
 };
 
+/// `#pragma pomp inst ...` becomes a call: only valid inside a function.
+llvm::Error checkInsideFunctions(const Context &Ctx) {
+  for (const PompPragma &P : Ctx.Unit.Pomp) {
+    if (!P.Text || P.What == Action::Unknown || P.What == Action::NoInstrument ||
+        P.What == Action::Instrument || scopeOf(Ctx.Unit, P.Text->Begin))
+      continue;
+    std::string Text = Ctx.Unit.Text.substr(P.Text->Begin, P.Text->End - P.Text->Begin);
+    return llvm::createStringError(
+        std::errc::invalid_argument,
+        "%s:%u:%u: error: '%s' outside a function body: it stands for a call and belongs "
+        "between statements",
+        Ctx.Options.FileName.c_str(), P.Line, Ctx.lines().column(P.Text->Begin) + 1, Text.c_str());
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
-void planUserRegions(Context &Ctx) {
+llvm::Error planUserRegions(Context &Ctx) {
   const model::UnitModel &Unit = Ctx.Unit;
   if (Ctx.Options.Disabled.count("pomp"))
-    return;
+    return llvm::Error::success();
+  if (auto Err = checkInsideFunctions(Ctx))
+    return Err;
   std::vector<Span> Zones;
   bool InZone = false;
   unsigned ZoneStart = 0;
@@ -165,6 +183,7 @@ void planUserRegions(Context &Ctx) {
       Ctx.plan().NeedsUserApi = true;
     Ctx.replace(*P.Text, Code, true, "'#pragma pomp' at line " + std::to_string(P.Line));
   }
+  return llvm::Error::success();
 }
 
 void planLocks(Context &Ctx) {

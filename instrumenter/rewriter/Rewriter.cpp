@@ -21,8 +21,12 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
     return llvm::createStringError(Buffer.getError(), "%s: %s", File.str().c_str(),
                                    Buffer.getError().message().c_str());
   RewriteResult Result;
-  if ((*Buffer)->getBuffer().startswith(InstrumentedMarker)) {
-    Result.Source = (*Buffer)->getBuffer().str();
+  // The marker opens ompp's output, but tools may put lines before it
+  // (license headers, `#line` or `# 1` lines): it is looked for on any line.
+  llvm::StringRef Input = (*Buffer)->getBuffer();
+  if (Input.startswith(InstrumentedMarker) ||
+      Input.contains(("\n" + InstrumentedMarker).str())) {
+    Result.Source = Input.str();
     Result.AlreadyInstrumented = true;
     return Result;
   }

@@ -35,8 +35,8 @@ struct RewriteResult {
   bool AlreadyInstrumented = false; // input was ompp output: Source is the input unchanged
 };
 
-/// The first line of every rewritten file; an input starting with it is
-/// returned unchanged (never instrumented twice).
+/// The first line of every rewritten file; an input with this line anywhere
+/// is returned unchanged (never instrumented twice).
 inline constexpr llvm::StringLiteral InstrumentedMarker =
     "#define OMPP_INSTRUMENTED 1 /* ompp-instrument output */";
 
