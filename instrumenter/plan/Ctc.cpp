@@ -8,10 +8,24 @@
 #include "plan/Context.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace ompp::instrument::plan {
 
+bool isWrittenRegionType(llvm::StringRef Type) {
+#define OMPP_REGION_TYPE(Name, Kind, Written)                                                     \
+  if ((Written) && Type == (Name))                                                                \
+    return true;
+#include <pomp2/ompp_regions.def>
+  return false;
+}
+
 std::string ctcString(const Region &R, llvm::StringRef FileName) {
+  // libompp reads regionType through the same table: a type missing from
+  // it would be an "unknown regionType" at run time.
+  if (!isWrittenRegionType(R.Type))
+    llvm::report_fatal_error(llvm::Twine("internal error: regionType '") + R.Type +
+                             "' is not a written row of <pomp2/ompp_regions.def>");
   std::string Body = "*regionType=" + R.Type + "*sscl=" + FileName.str() + ":" +
                      std::to_string(R.Line) + ":" + std::to_string(R.LineEnd) +
                      "*escl=" + FileName.str() + ":" + std::to_string(R.EndLine) + ":" +

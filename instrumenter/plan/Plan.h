@@ -65,6 +65,10 @@ llvm::Expected<std::set<std::string>> expandFamilies(const std::vector<std::stri
 
 llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &Options);
 
+/// Whether ompp-instrument writes this CTC regionType (a row of
+/// <pomp2/ompp_regions.def>, the vocabulary libompp reads it with).
+bool isWrittenRegionType(llvm::StringRef Type);
+
 /// OPARI2's CTC string for a region ("<len>*regionType=...**").
 std::string ctcString(const Region &R, llvm::StringRef FileName);
 

@@ -71,44 +71,10 @@ std::optional<CtcInfo> parse_ctc(std::string_view ctc) {
 
 std::optional<model::RegionKind> region_kind_of(std::string_view type) {
     using K = model::RegionKind;
-    static constexpr std::array<std::pair<std::string_view, K>, 36> kTypes{{
-        {"parallel", K::Parallel},
-        {"for", K::Loop},
-        {"do", K::Loop},
-        {"loop", K::Loop},
-        {"forsimd", K::Loop},
-        {"sections", K::Sections},
-        {"section", K::Section},
-        {"single", K::Single},
-        {"master", K::Master},
-        {"masked", K::Masked},
-        {"critical", K::Critical},
-        {"atomic", K::Atomic},
-        {"flush", K::Flush},
-        {"barrier", K::Barrier},
-        {"ordered", K::Ordered},
-        {"ordereddepend", K::Ordered},
-        {"task", K::Task},
-        {"taskuntied", K::Task},
-        {"taskwait", K::Taskwait},
-        {"taskgroup", K::Taskgroup},
-        {"taskloop", K::Taskloop},
-        {"taskyield", K::Taskyield},
-        {"parallelfor", K::ParallelLoop},
-        {"paralleldo", K::ParallelLoop},
-        {"parallelforsimd", K::ParallelLoop},
-        {"parallelworkshare", K::ParallelLoop},
-        {"parallelsections", K::ParallelSections},
-        {"parallelmaster", K::ParallelMaster},
-        {"parallelmasked", K::ParallelMaster},
-        {"workshare", K::Workshare},
-        {"scope", K::Scope},
-        {"cancel", K::Cancel},
-        {"cancellationpoint", K::CancellationPoint},
-        {"userRegion", K::UserRegion},
-        {"region", K::UserRegion},
-        {"lock", K::Lock},
-    }};
+    static constexpr std::pair<std::string_view, K> kTypes[] = {
+#define OMPP_REGION_TYPE(Type, Kind, Written) {Type, K::Kind},
+#include <pomp2/ompp_regions.def>
+    };
     for (const auto& [name, kind] : kTypes) {
         if (name == type) return kind;
     }

@@ -10,32 +10,9 @@ struct KindNames {
 
 KindNames names_of(RegionKind kind) {
     switch (kind) {
-    case RegionKind::Parallel: return {"PARALLEL", "PARALLEL"};
-    case RegionKind::ParallelLoop: return {"PARALLEL_LOOP", "PARALLEL LOOP"};
-    case RegionKind::ParallelSections: return {"PARALLEL_SECTIONS", "PARALLEL SECTIONS"};
-    case RegionKind::ParallelMaster: return {"PARALLEL_MASTER", "PARALLEL MASTER"};
-    case RegionKind::Loop: return {"LOOP", "LOOP"};
-    case RegionKind::Sections: return {"SECTIONS", "SECTIONS"};
-    case RegionKind::Section: return {"SECTION", "SECTION"};
-    case RegionKind::Single: return {"SINGLE", "SINGLE"};
-    case RegionKind::Master: return {"MASTER", "MASTER"};
-    case RegionKind::Masked: return {"MASKED", "MASKED"};
-    case RegionKind::Critical: return {"CRITICAL", "CRITICAL"};
-    case RegionKind::Atomic: return {"ATOMIC", "ATOMIC"};
-    case RegionKind::Flush: return {"FLUSH", "FLUSH"};
-    case RegionKind::Barrier: return {"BARRIER", "BARRIER"};
-    case RegionKind::Ordered: return {"ORDERED", "ORDERED"};
-    case RegionKind::Task: return {"TASK", "TASK"};
-    case RegionKind::Taskwait: return {"TASKWAIT", "TASKWAIT"};
-    case RegionKind::Taskgroup: return {"TASKGROUP", "TASKGROUP"};
-    case RegionKind::Taskloop: return {"TASKLOOP", "TASKLOOP"};
-    case RegionKind::Taskyield: return {"TASKYIELD", "TASKYIELD"};
-    case RegionKind::Scope: return {"SCOPE", "SCOPE"};
-    case RegionKind::Workshare: return {"WORKSHARE", "WORKSHARE"};
-    case RegionKind::Cancel: return {"CANCEL", "CANCEL"};
-    case RegionKind::CancellationPoint: return {"CANCELLATION_POINT", "CANCELLATION POINT"};
-    case RegionKind::Lock: return {"LOCK", "LOCK"};
-    case RegionKind::UserRegion: return {"USER_REGION", "USER REGION"};
+#define OMPP_REGION_KIND(Kind, JsonName, ReportName) \
+    case RegionKind::Kind: return {JsonName, ReportName};
+#include <pomp2/ompp_regions.def>
     }
     return {"UNKNOWN", "UNKNOWN"};
 }

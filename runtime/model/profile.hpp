@@ -16,35 +16,13 @@
 
 namespace ompp::model {
 
-// One kind per instrumented construct.  Spelled as in the JSON contract by
-// to_string(RegionKind) (PARALLEL, PARALLEL_LOOP, ...).
+// One kind per instrumented construct, in the order of the rows of
+// <pomp2/ompp_regions.def> (the one table of region kinds and their names).
+// Spelled as in the JSON contract by to_string(RegionKind) (PARALLEL,
+// PARALLEL_LOOP, ...).
 enum class RegionKind : std::uint8_t {
-    Parallel,
-    ParallelLoop,
-    ParallelSections,
-    ParallelMaster,  // parallel master / parallel masked
-    Loop,            // for, for simd, loop
-    Sections,
-    Section,
-    Single,
-    Master,
-    Masked,
-    Critical,
-    Atomic,
-    Flush,
-    Barrier,
-    Ordered,
-    Task,
-    Taskwait,
-    Taskgroup,
-    Taskloop,
-    Taskyield,
-    Scope,
-    Workshare,
-    Cancel,
-    CancellationPoint,
-    Lock,
-    UserRegion,
+#define OMPP_REGION_KIND(Kind, JsonName, ReportName) Kind,
+#include <pomp2/ompp_regions.def>
 };
 
 inline constexpr std::size_t kMaxCounters = 4;

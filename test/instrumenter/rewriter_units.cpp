@@ -22,6 +22,13 @@ TEST_CASE("CTC strings follow OPARI2's format and length rule") {
   CHECK(Ctc == std::to_string(Body.size() + 2) + Body);
 }
 
+TEST_CASE("regionTypes come from pomp2/ompp_regions.def") {
+  CHECK(plan::isWrittenRegionType("parallelfor"));
+  CHECK(plan::isWrittenRegionType("userRegion"));
+  CHECK_FALSE(plan::isWrittenRegionType("paralleldo")); // read from OPARI2 output, never written
+  CHECK_FALSE(plan::isWrittenRegionType("parallel for"));
+}
+
 TEST_CASE("clause values in CTC strings drop comments, continuations and spaces") {
   model::Directive D;
   model::Clause Schedule;

@@ -10,8 +10,9 @@
  * its "POMP2_" prefix and line is the first line of the region's sscl.  Calls
  * without a region (locks, Init, ...) print "-" for type and line.  The task
  * handle protocol is checked: a task id handed to *_begin that no
- * *_create_begin produced is recorded as "T<n> error bad-task-id".  This is a
- * mock for tests, not libompp.
+ * *_create_begin produced is recorded as "T<n> error bad-task-id", and a
+ * regionType that is not a written row of <pomp2/ompp_regions.def> stops the
+ * program (exit 98).  This is a mock for tests, not libompp.
  */
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
@@ -50,6 +51,16 @@ static void open_output(void) {
     }
 }
 
+/* A regionType that ompp-instrument writes (<pomp2/ompp_regions.def>, the
+ * table libompp reads CTC strings with). */
+static int written_region_type(const char* type) {
+#define OMPP_REGION_TYPE(Type, Kind, Written) \
+    if ((Written) && strcmp(type, Type) == 0) \
+        return 1;
+#include <pomp2/ompp_regions.def>
+    return 0;
+}
+
 static region_t* parse_ctc(const char* ctc) {
     region_t* r = calloc(1, sizeof *r);
     const char* t = strstr(ctc, "*regionType=");
@@ -63,6 +74,10 @@ static region_t* parse_ctc(const char* ctc) {
     if (n >= sizeof r->type)
         n = sizeof r->type - 1;
     memcpy(r->type, t, n);
+    if (!written_region_type(r->type)) {
+        fprintf(stderr, "pomp2_recorder: regionType '%s' is not in ompp_regions.def: %s\n", r->type, ctc);
+        exit(98);
+    }
     /* sscl=<file>:<l1>:<l2>: the file may contain ':', so take the last two. */
     const char* end = strchr(s + 1, '*');
     const char* c2 = end;
