@@ -1,6 +1,5 @@
 #include "core/ctc.hpp"
 
-#include <array>
 #include <charconv>
 #include <utility>
 
