@@ -148,13 +148,35 @@ public:
         return std::nullopt;
       return Span{R->Begin, Line->End};
     }
+    if (!endsWithoutSemicolon(Last))
+      return tokens(Begin, Last->getEndLoc());
+    if (auto Semicolon = semicolonEndingMacro(Last->getEndLoc()))
+      return tokens(Begin, *Semicolon);
     auto R = tokens(Begin, Last->getEndLoc());
-    if (!R || !endsWithoutSemicolon(Last))
+    if (!R)
       return R;
     auto Semicolon = semicolonAfter(R->End);
     if (!Semicolon)
       return std::nullopt; // e.g. the ';' comes from a macro: not editable
     return Span{R->Begin, *Semicolon + 1};
+  }
+
+  /// `#define STEP(v) v += 1;` used as `STEP(x)`: the ';' after the last
+  /// token of a statement (at End, inside a macro body) that is also the
+  /// last token of the macro's expansion.
+  std::optional<SourceLocation> semicolonEndingMacro(SourceLocation End) const {
+    if (!End.isMacroID() || !SM.isMacroBodyExpansion(End))
+      return std::nullopt;
+    SourceLocation Spelling = SM.getSpellingLoc(End);
+    std::optional<Token> Next = Lexer::findNextToken(Spelling, SM, LO);
+    if (!Next || Next->isNot(tok::semi))
+      return std::nullopt;
+    // Tokens of one macro body keep their distances in the expansion.
+    SourceLocation Semicolon = End.getLocWithOffset(
+        SM.getFileOffset(Next->getLocation()) - SM.getFileOffset(Spelling));
+    if (!Lexer::isAtEndOfMacroExpansion(Semicolon, SM, LO))
+      return std::nullopt;
+    return Semicolon;
   }
 
   /// The offset of the ';' that is the next token after Offset (comments

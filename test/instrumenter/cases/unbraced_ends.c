@@ -1,11 +1,12 @@
 /* How a statement can end: do-while, a label (unused: the compilers warn),
  * a switch case, else-if chains, comments before the ';' and after it, a
- * macro invocation, a line continuation.  Each construct's end code follows
- * its whole statement. */
+ * macro invocation, a macro that brings its own ';', a line continuation.
+ * Each construct's end code follows its whole statement. */
 #include <stdio.h>
 #define ADD(v, k) v += (k)
+#define STEP(v) v += 1;
 int main(void) {
-  int a = 0, b = 0, c = 0, d = 0, e = 0, k = 2;
+  int a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, k = 2;
   #pragma omp parallel
   do
     #pragma omp atomic
@@ -35,17 +36,23 @@ int main(void) {
   #pragma omp master
   e = e \
       + 3;
-  printf("%d %d %d %d %d\n", a > 0, b, c, d, e);
+  #pragma omp parallel
+  #pragma omp single
+  if (k)
+    STEP(f)
+  printf("%d %d %d %d %d %d\n", a > 0, b, c, d, e, f);
   return 0;
 }
-// STDOUT: 1 13 5 7 3
-// T1.COUNT: Task_end task@17 = 1
-// T1.COUNT: Single_end single@15 = 1
-// T1.COUNT: Parallel_end parallel@14 = 1
-// T1.COUNT: Task_create_end task@23 = 1
-// T2.COUNT: Atomic_exit atomic@11 = 2
-// T2.COUNT: Task_end task@23 = 1
-// T2.COUNT: Single_exit single@26 = 2
-// T2.COUNT: Task_create_end task@32 = 1
-// T2.COUNT: Master_end master@35 = 1
-// T2.COUNT: Parallel_join parallel@34 = 1
+// STDOUT: 1 13 5 7 3 1
+// T1.COUNT: Single_end single@40 = 1
+// T2.COUNT: Parallel_end parallel@39 = 2
+// T1.COUNT: Task_end task@18 = 1
+// T1.COUNT: Single_end single@16 = 1
+// T1.COUNT: Parallel_end parallel@15 = 1
+// T1.COUNT: Task_create_end task@24 = 1
+// T2.COUNT: Atomic_exit atomic@12 = 2
+// T2.COUNT: Task_end task@24 = 1
+// T2.COUNT: Single_exit single@27 = 2
+// T2.COUNT: Task_create_end task@33 = 1
+// T2.COUNT: Master_end master@36 = 1
+// T2.COUNT: Parallel_join parallel@35 = 1
