@@ -111,7 +111,9 @@ public:
   }
 
 private:
-  /// `#` [blanks] `pragma` [blanks] `omp` followed by a non-identifier char.
+  /// `#` [blanks] `pragma` [blanks] `omp` and a directive with code to
+  /// measure: declarative directives (`declare reduction`, `threadprivate`,
+  /// ...) are at home in headers and never instrumented anyway.
   bool isOmpPragma(SourceLocation Hash) const {
     bool Invalid = false;
     const char *C = SM.getCharacterData(Hash, &Invalid);
@@ -127,7 +129,16 @@ private:
       return false;
     C += 6;
     Blanks();
-    return StringRef(C, 3) == "omp" && !isAsciiIdentifierContinue(C[3]);
+    if (StringRef(C, 3) != "omp" || isAsciiIdentifierContinue(C[3]))
+      return false;
+    C += 3;
+    Blanks();
+    const char *Word = C;
+    while (isAsciiIdentifierContinue(*C))
+      ++C;
+    static constexpr llvm::StringLiteral Declarative[] = {
+        "declare", "threadprivate", "requires", "begin", "end", "assumes", "allocate"};
+    return !llvm::is_contained(Declarative, StringRef(Word, C - Word));
   }
 
   model::UnitModel &Out;

@@ -11,7 +11,7 @@ int main(void) {
   printf("%d\n", n == 0);
   return 0;
 }
-// EXPECT-WARNING: header_pragmas.h:7: warning: not instrumented: 2 OpenMP directives in header '\S*header_pragmas.h'
+// EXPECT-WARNING: header_pragmas.h:10: warning: not instrumented: 2 OpenMP directives in header '\S*header_pragmas.h'
 // STDOUT: 1
 // T1: Parallel_fork parallel@8; Parallel_begin parallel; Atomic_enter atomic@9; Atomic_exit atomic;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel

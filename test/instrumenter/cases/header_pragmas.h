@@ -1,7 +1,10 @@
 /* OpenMP code in a header (used by header_pragmas.c): not rewritten, one
- * warning names this header and its first directive. */
+ * warning names this header and its first executable directive; the
+ * declarative directives are not counted. */
 #ifndef HEADER_PRAGMAS_H
 #define HEADER_PRAGMAS_H
+#pragma omp declare reduction(maxi : int : omp_out = omp_out > omp_in ? omp_out : omp_in) \
+    initializer(omp_priv = 0)
 static inline int count_threads(void) {
   int n = 0;
   #pragma omp parallel
