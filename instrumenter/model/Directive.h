@@ -107,6 +107,7 @@ struct PresumedLine {
 /// The `#pragma omp` lines of one header the main file includes (not rewritten).
 struct HeaderDirectives {
   std::string File;             // as the compiler names it
+  unsigned IncludeLine = 0;     // line of the main file's #include that brings it in
   unsigned FirstLine = 0, LastLine = 0;
   unsigned Count = 0;
 };

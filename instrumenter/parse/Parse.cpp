@@ -107,7 +107,12 @@ public:
         }
         return;
       }
-    Out.HeaderPragmas.push_back({P.getFilename(), P.getLine(), P.getLine(), 1});
+    // Reported at the main file's #include that brings the header in.
+    SourceLocation Include = SM.getIncludeLoc(SM.getFileID(Loc));
+    while (Include.isValid() && !SM.isWrittenInMainFile(Include))
+      Include = SM.getIncludeLoc(SM.getFileID(Include));
+    unsigned IncludeLine = Include.isValid() ? SM.getPresumedLineNumber(Include) : 0;
+    Out.HeaderPragmas.push_back({P.getFilename(), IncludeLine, P.getLine(), P.getLine(), 1});
   }
 
 private:

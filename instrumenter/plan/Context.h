@@ -44,7 +44,6 @@ public:
   void replace(model::Span S, std::string Text, bool Framed, std::string Origin);
 
   void warn(unsigned Line, const std::string &Message);
-  void warnIn(llvm::StringRef File, unsigned Line, const std::string &Message); // e.g. a header
   void note(unsigned Line, const std::string &Message);
   std::string where(const model::Directive &D) const;
 

@@ -66,11 +66,7 @@ void Context::replace(model::Span S, std::string Text, bool Framed, std::string 
 }
 
 void Context::warn(unsigned Line, const std::string &Message) {
-  warnIn(Options.FileName, Line, Message);
-}
-
-void Context::warnIn(llvm::StringRef File, unsigned Line, const std::string &Message) {
-  llvm::errs() << File << ":" << Line << ": warning: " << Message << "\n";
+  llvm::errs() << Options.FileName << ":" << Line << ": warning: " << Message << "\n";
   ++Out.NumWarnings;
 }
 
@@ -158,11 +154,11 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
   for (const auto &[Line, What] : Unit.Unmappable)
     Ctx.warn(Line, "not instrumented: " + What);
   for (const model::HeaderDirectives &H : Unit.HeaderPragmas)
-    Ctx.warnIn(H.File, H.FirstLine,
-               "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
-                   (H.Count == 1 ? "" : "s") + " in header '" + H.File +
-                   "' (first here; ompp rewrites the files it compiles, not the headers they "
-                   "include)");
+    Ctx.warn(H.IncludeLine, "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
+                                (H.Count == 1 ? "" : "s") + " in header '" + H.File +
+                                "' (first at line " + std::to_string(H.FirstLine) +
+                                "; ompp rewrites the files it compiles, not the headers they "
+                                "include)");
   // User regions first: they also define the noinstrument zones.
   if (auto Err = planUserRegions(Ctx))
     return Err;
