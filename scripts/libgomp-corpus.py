@@ -394,8 +394,10 @@ def extract_testsuite(orig: Path, into: Path) -> None:
             sys.exit(f"libgomp-corpus: no gcc-*.tar.* inside {orig.name}")
         with tarfile.open(fileobj=outer.extractfile(inner), mode="r|*") as gcc:
             for member in gcc:
-                if "/libgomp/testsuite/" in member.name and (member.isfile() or member.isdir()):
-                    gcc.extract(member, into, filter="data")
+                if ("/libgomp/testsuite/" in member.name and (member.isfile() or member.isdir())
+                        and not member.name.startswith("/") and ".." not in member.name.split("/")):
+                    member.mode &= 0o755
+                    gcc.extract(member, into, set_attrs=member.isfile())
 
 
 # ------------------------------------------------------------------ building and running
@@ -646,6 +648,8 @@ def summary(results: list[Result]) -> dict[str, dict[str, float]]:
         row["total"] = len(mine)
         row["denominator"] = len(mine) - row["plain-build-fails"] - row["plain-run-fails"]
         row["known"] = sum(1 for r in mine if r.known)
+        row["partly-instrumented"] = sum(1 for r in mine
+                                         if r.category == "pass" and r.constructs_not_instrumented)
         den = row["denominator"] or 1
         row["same-result-%"] = round(100 * (row["pass"] + row["uninstrumented"]) / den, 2)
         row["instrumented-%"] = round(100 * row["pass"] / den, 2)
@@ -655,10 +659,10 @@ def summary(results: list[Result]) -> dict[str, dict[str, float]]:
 
 def print_report(results: list[Result], skipped: dict[str, str], out: Path) -> None:
     table = summary(results)
-    headers = list(COLUMNS) + ["same-result-%", "instrumented-%"]
+    headers = list(COLUMNS) + ["partly-instrumented", "same-result-%", "instrumented-%"]
     short = {"plain-build-fails": "plain-bf", "plain-run-fails": "plain-rf",
              "denominator": "denom", "uninstrumented": "uninstr", "build-fails": "build-f",
-             "runs-differently": "runs-diff", "same-result-%": "same%",
+             "runs-differently": "runs-diff", "same-result-%": "same%", "partly-instrumented": "partly",
              "instrumented-%": "instr%"}
     names = [short.get(h, h) for h in headers]
     print(f"{'compiler':<9}" + "".join(f"{n:>10}" for n in names))
@@ -681,7 +685,9 @@ def print_report(results: list[Result], skipped: dict[str, str], out: Path) -> N
     if partial:
         print("\nPassing, with constructs ompp left uninstrumented (warned):")
         for r in sorted(partial, key=lambda r: (r.compiler, r.test)):
-            print(f"  {r.compiler:<6}{r.test}: {'; '.join(r.constructs_not_instrumented)}")
+            skipped_constructs = r.constructs_not_instrumented
+            more = f" (and {len(skipped_constructs) - 2} more)" if len(skipped_constructs) > 2 else ""
+            print(f"  {r.compiler:<6}{r.test}: {'; '.join(skipped_constructs[:2])}{more}")
     print(f"\nresults: {out / 'results.json'}, {out / 'results.csv'}; logs of non-passing "
           f"tests under {out / 'work'}")
 
