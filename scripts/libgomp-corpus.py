@@ -73,7 +73,9 @@ CLASSIFICATION
                     one did not)
     Tests whose plain build fails (plain-build-fails) or whose plain run fails
     or hangs (plain-run-fails) are not counted in the denominator; they are
-    listed separately.
+    listed separately.  When the ompp run differs, the plain program is run
+    --plain-reruns more times first: if it fails once, the test is unreliable
+    by itself and counts as plain-run-fails.
 
 OUTPUT
     A table of counts per compiler, then every failing test with its first
@@ -567,10 +569,15 @@ class Runner:
         result.ompp_seconds = round(ompp.seconds, 3)
         result.profile_written = any(outdir.glob("*.json")) if outdir.is_dir() else False
         log.append(f"$ ./a.out  -> {describe_status(ompp.status)}\n{ompp.output}")
+        same = self.output_ok(test, ompp) and (ompp.status == plain.status)
+        if not same:
+            flaky = self.plain_failures(test, work / "plain", env)
+            if flaky:
+                return self.finish(result, work, log, "plain-run-fails",
+                                   f"plain run flaky: {flaky} of {self.args.plain_reruns} reruns failed")
         if ompp.timed_out:
             return self.finish(result, work, log, "hang",
                                f"ompp run timed out after {limit:.0f}s (plain {plain.seconds:.1f}s)")
-        same = self.output_ok(test, ompp) and (ompp.status == plain.status)
         if not same:
             if self.runtime_crashed(ompp, work / "ompp", oenv, limit):
                 return self.finish(result, work, log, "crash",
@@ -581,6 +588,12 @@ class Runner:
         if uninstrumented:
             return self.finish(result, work, log, "uninstrumented", uninstrumented.group(0))
         return self.finish(result, work, log, "pass", "")
+
+    def plain_failures(self, test: Test, cwd: Path, env: dict[str, str]) -> int:
+        """How often the plain program fails when run again: a test whose plain
+        build is itself unreliable says nothing about ompp."""
+        return sum(1 for _ in range(self.args.plain_reruns)
+                   if not self.output_ok(test, run(["./a.out"], cwd, env, self.args.timeout)))
 
     def runtime_crashed(self, outcome: Outcome, cwd: Path, env: dict[str, str], limit: float) -> bool:
         """A libompp assertion, or a signal whose backtrace goes through libompp."""
@@ -761,6 +774,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2, help="OMP_NUM_THREADS of every run (default 2)")
     p.add_argument("--timeout", type=float, default=60,
                    help="seconds a plain run may take; an ompp run gets max(this, 10 x plain + 10) (default 60)")
+    p.add_argument("--plain-reruns", type=int, default=5, metavar="N",
+                   help="when the ompp run differs, run the plain program N more times; if it fails "
+                        "once, the test counts as plain-run-fails (flaky), not as ompp's (default 5)")
     p.add_argument("--build-timeout", type=float, default=300, help="seconds per build (default 300)")
     p.add_argument("--keep", action="store_true", help="keep the work directories of passing tests too")
     p.add_argument("--list", action="store_true", help="list the selected tests (id and construct family) and exit")
