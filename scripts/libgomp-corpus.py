@@ -102,7 +102,7 @@ EXAMPLES
     scripts/libgomp-corpus.py --ompp-build build --compiler clang
     scripts/libgomp-corpus.py --filter 'task|cancel' --jobs 2
     scripts/libgomp-corpus.py --sample test/corpus/sample.txt
-    scripts/libgomp-corpus.py --rerun OUT/results.json   # only what failed last time
+    scripts/libgomp-corpus.py --rerun OUT/results.json -o OUT2   # only what failed in OUT
 """
 
 TARGET_TRIPLET = "x86_64-pc-linux-gnu"
@@ -330,21 +330,26 @@ def fetch_testsuite(cache: Path, allow_fetch: bool) -> Path:
     if found:
         return found[-1]
     if not allow_fetch:
-        sys.exit(f"libgomp-corpus: no testsuite under {cache} and --no-fetch given")
+        fail(f"no testsuite under {cache} and --no-fetch given")
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache, prefix=".fetch-") as tmp:
         download_source_package(Path(tmp))
         orig = sorted(Path(tmp).glob(f"{SOURCE_PACKAGE}_*.orig.tar.*"))
         if not orig:
-            sys.exit(f"libgomp-corpus: apt-get source {SOURCE_PACKAGE} left no .orig tarball in {tmp}")
+            fail(f"apt-get source {SOURCE_PACKAGE} left no .orig tarball in {tmp}")
         unpacked = Path(tmp) / "unpacked"
         extract_testsuite(orig[0], unpacked)
         tops = [p for p in unpacked.iterdir() if (p / "libgomp" / "testsuite").is_dir()]
         if not tops:
-            sys.exit(f"libgomp-corpus: no libgomp/testsuite in {orig[0].name}")
+            fail(f"no libgomp/testsuite in {orig[0].name}")
         target = cache / tops[0].name
         tops[0].rename(target)
     return target / "libgomp" / "testsuite"
+
+
+def fail(message: str) -> None:
+    print(f"libgomp-corpus: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def download_source_package(into: Path) -> None:
@@ -356,7 +361,7 @@ def download_source_package(into: Path) -> None:
         result = subprocess.run(command, cwd=into, capture_output=True, text=True)
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
-        sys.exit(f"libgomp-corpus: `{' '.join(command)}` failed; enable deb-src lines in "
+        fail(f"`{' '.join(command)}` failed; enable deb-src lines in "
                  "/etc/apt/sources.list.d/debian.sources (Types: deb deb-src) and run "
                  "apt-get update, or pass --cache DIR holding gcc-*/libgomp/testsuite")
 
@@ -393,7 +398,7 @@ def extract_testsuite(orig: Path, into: Path) -> None:
         inner = next((m for m in outer.getmembers()
                       if re.search(r"/gcc-[\d.]+(-dfsg)?\.tar\.\w+$", m.name)), None)
         if inner is None:
-            sys.exit(f"libgomp-corpus: no gcc-*.tar.* inside {orig.name}")
+            fail(f"no gcc-*.tar.* inside {orig.name}")
         with tarfile.open(fileobj=outer.extractfile(inner), mode="r|*") as gcc:
             for member in gcc:
                 if ("/libgomp/testsuite/" in member.name and (member.isfile() or member.isdir())
@@ -636,7 +641,7 @@ def load_known(path: Path) -> list[tuple[str, str, str]]:
             continue
         parts = line.split(None, 2)
         if len(parts) < 3 or parts[1] not in ("gcc", "clang", "*"):
-            sys.exit(f"{path}:{number}: expected `TEST gcc|clang|* REASON`, got: {line}")
+            fail(f"{path}:{number}: expected `TEST gcc|clang|* REASON`, got: {line}")
         entries.append((parts[0], parts[1], parts[2]))
     return entries
 
@@ -758,7 +763,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "(default: build/ of this repository)")
     p.add_argument("--compiler", choices=("gcc", "clang", "both"), default="both",
                    help="real compiler(s): gcc-12/g++-12, clang-16/clang++-16 (default both, clang first)")
-    p.add_argument("--jobs", "-j", type=int, default=2, help="tests built and run at once (default 2)")
+    p.add_argument("--jobs", "-j", type=int, default=2, metavar="N", help="tests built and run at once (default 2)")
     p.add_argument("--filter", metavar="REGEX", help="only tests whose id matches REGEX (re.search)")
     p.add_argument("--sample", metavar="FILE", help="only the test ids listed in FILE (one per line, # comments)")
     p.add_argument("--rerun", metavar="RESULTS_JSON",
@@ -771,13 +776,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-fetch", action="store_true", help="fail instead of fetching the testsuite")
     p.add_argument("--known-differences", metavar="FILE", default=str(DEFAULT_KNOWN),
                    help="accepted differences (default test/corpus/known-differences.txt)")
-    p.add_argument("--threads", type=int, default=2, help="OMP_NUM_THREADS of every run (default 2)")
-    p.add_argument("--timeout", type=float, default=60,
+    p.add_argument("--threads", type=int, default=2, metavar="N", help="OMP_NUM_THREADS of every run (default 2)")
+    p.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
                    help="seconds a plain run may take; an ompp run gets max(this, 10 x plain + 10) (default 60)")
     p.add_argument("--plain-reruns", type=int, default=5, metavar="N",
                    help="when the ompp run differs, run the plain program N more times; if it fails "
                         "once, the test counts as plain-run-fails (flaky), not as ompp's (default 5)")
-    p.add_argument("--build-timeout", type=float, default=300, help="seconds per build (default 300)")
+    p.add_argument("--build-timeout", type=float, default=300, metavar="SECONDS", help="seconds per build (default 300)")
     p.add_argument("--keep", action="store_true", help="keep the work directories of passing tests too")
     p.add_argument("--list", action="store_true", help="list the selected tests (id and construct family) and exit")
     p.add_argument("--write-sample", metavar="FILE",
@@ -785,7 +790,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--sample-from", metavar="RESULTS_JSON", action="append",
                    help="with --write-sample: only tests whose plain build and run succeeded in these "
                         "earlier results (repeatable, e.g. one per compiler)")
-    p.add_argument("--per-group", type=int, default=2, help="tests per (suite, family) for --write-sample (default 2)")
+    p.add_argument("--per-group", type=int, default=2, metavar="N", help="tests per (suite, family) for --write-sample (default 2)")
     args = p.parse_args(argv)
     if args.jobs < 1 or args.threads < 1:
         p.error("--jobs and --threads must be at least 1")
