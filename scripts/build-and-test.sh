@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: the main build (instrumenter,
 # runtime, benchmarks' smoke runs) and the runtime's tests again under
-# AddressSanitizer+UBSan and ThreadSanitizer.  This is what CI runs.
+# AddressSanitizer+UBSan and ThreadSanitizer.  This is what CI runs; the
+# default preset also runs the libgomp corpus' CI sample (label corpus, which
+# fetches the gcc-12 source package from Debian if it is not cached yet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -9,7 +11,9 @@ scripts/install-deps.sh
 jobs=$(nproc)
 for preset in default asan tsan; do
   echo "=== ompp: preset ${preset} ==="
-  cmake --preset "${preset}" >/dev/null
+  corpus=()
+  [ "${preset}" = default ] && corpus=(-DOMPP_CORPUS_TESTS=ON)
+  cmake --preset "${preset}" "${corpus[@]}" >/dev/null
   cmake --build --preset "${preset}" -j "${jobs}"
   ctest --preset "${preset}" -j "${jobs}"
 done

@@ -1,0 +1,890 @@
+#!/usr/bin/env python3
+"""Regression corpus: GCC 12's libgomp run tests, plain and through ompp.
+
+See `libgomp-corpus.py --help` (the text below, HELP) and docs/corpus.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import csv
+import dataclasses
+import fnmatch
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_KNOWN = REPO / "test" / "corpus" / "known-differences.txt"
+DEFAULT_CACHE = Path(os.environ.get("OMPP_CORPUS_CACHE",
+                                    Path.home() / ".cache" / "ompp" / "gcc-12"))
+SOURCE_PACKAGE = "gcc-12"
+SUITES = ("libgomp.c", "libgomp.c-c++-common", "libgomp.c++")
+
+HELP = """\
+NAME
+    libgomp-corpus.py - build and run GCC 12's libgomp tests plain and through ompp
+
+SYNOPSIS
+    scripts/libgomp-corpus.py [--ompp-build DIR] [--compiler gcc|clang|both]
+                              [--jobs N] [--filter REGEX] [--sample FILE]
+                              [--output DIR] [--cache DIR] [OPTIONS]
+
+DESCRIPTION
+    Collects every run test ({ dg-do run }, the harness's default) of
+    libgomp.c, libgomp.c-c++-common and libgomp.c++ from GCC 12's libgomp
+    testsuite that needs no offload device, and for each compiler builds it
+    twice, plainly and through ompp-cc/ompp-c++, runs both builds at
+    OMP_NUM_THREADS=2 and compares the results.  c-c++-common tests are built
+    as C and as C++, as the libgomp harness does.
+
+    Each test is built as the harness builds it: -fopenmp, then its dg-options
+    (default -O2), its dg-additional-options and dg-additional-sources; runs
+    get its dg-set-target-env-var variables; dg-shouldfail inverts the
+    expected exit status and dg-output is matched against the run's output.
+    Options clang does not know that only serve the harness's scans
+    (-fdump-*, -foffload*) are dropped.
+
+    The testsuite comes from Debian's source package (apt-get source gcc-12):
+    only libgomp/testsuite is extracted, into the cache directory.  If the
+    cache is empty it is fetched (as root, deb-src is enabled in
+    /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list first).
+
+CLASSIFICATION
+    pass            same result, instrumented
+    uninstrumented  same result, ompp warned and compiled the file unchanged
+    build-fails     the plain build succeeds, the ompp build fails
+    runs-differently exit status or checked output (dg-output) differ: a
+                    silent wrong result
+    crash           ompp-instrument, or libompp in the running program,
+                    crashed or failed an assertion
+    hang            the ompp build or run exceeded its time limit (the plain
+                    one did not)
+    Tests whose plain build fails (plain-build-fails) or whose plain run fails
+    or hangs (plain-run-fails) are not counted in the denominator; they are
+    listed separately.  When the ompp run differs, the plain program is run
+    --plain-reruns more times first: if it fails once, the test is unreliable
+    by itself and counts as plain-run-fails.
+
+OUTPUT
+    A table of counts per compiler, then every failing test with its first
+    error line.  In the output directory: results.json and results.csv (one
+    row per test and compiler), and work/<compiler>/<test>/ with the build
+    commands, logs and outputs of every test that did not pass.
+
+KNOWN DIFFERENCES
+    test/corpus/known-differences.txt (or --known-differences FILE) lists
+    accepted differences, one per line: TEST COMPILER REASON, COMPILER being
+    gcc, clang or *.  TEST is the test id as printed (suite/file, with @c or
+    @c++ for c-c++-common tests) and may be a glob.  Matching failures are
+    reported as known, not as failures.
+
+ENVIRONMENT
+    OMPP_CORPUS_CACHE  default for --cache (default ~/.cache/ompp/gcc-12)
+    TMPDIR             default parent of --output
+
+EXIT STATUS
+    0 no unexpected failure, 1 an unexpected failure (or an unknown test in
+    --sample), 2 bad usage or the testsuite could not be fetched.
+
+EXAMPLES
+    scripts/libgomp-corpus.py --ompp-build build --compiler clang
+    scripts/libgomp-corpus.py --filter 'task|cancel' --jobs 2
+    scripts/libgomp-corpus.py --sample test/corpus/sample.txt
+    scripts/libgomp-corpus.py --rerun OUT/results.json -o OUT2   # only what failed in OUT
+"""
+
+TARGET_TRIPLET = "x86_64-pc-linux-gnu"
+
+
+def has_cpu_flag(flag: str) -> bool:
+    try:
+        return re.search(rf"^flags\s*:.*\b{flag}\b", Path("/proc/cpuinfo").read_text(),
+                         re.M) is not None
+    except OSError:
+        return False
+
+
+# Effective targets of DejaGnu's target-supports on x86_64 Linux without any
+# offload device; anything not listed is false.
+EFFECTIVE_TARGETS = {
+    "size32plus": True, "tls_runtime": True, "tls": True, "tls_native": True,
+    "sync_int_long": True, "lto": True, "fpic": True, "shared": True,
+    "large_long_double": True, "vect_simd_clones": True, "__float128": True,
+    "lp64": True, "alias": True, "fopenmp": True, "pthread": True,
+    "avx_runtime": has_cpu_flag("avx"),
+}
+
+# ------------------------------------------------------------------ dg parsing
+
+
+def tcl_words(text: str) -> list[str]:
+    """Splits a Tcl list: {braced} words keep their text, "quoted" words get
+    Tcl's backslash substitution."""
+    words, i, n = [], 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        if text[i] == "{":
+            depth, j = 1, i + 1
+            while j < n and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            words.append(text[i + 1:j - 1])
+            i = j
+        elif text[i] == '"':
+            j, out = i + 1, []
+            while j < n and text[j] != '"':
+                if text[j] == "\\" and j + 1 < n:
+                    out.append({"n": "\n", "r": "\r", "t": "\t"}.get(text[j + 1], text[j + 1]))
+                    j += 2
+                else:
+                    out.append(text[j])
+                    j += 1
+            words.append("".join(out))
+            i = j + 1
+        else:
+            j = i
+            while j < n and not text[j].isspace():
+                j += 1
+            words.append(text[i:j])
+            i = j
+    return words
+
+
+def dg_directives(source: str) -> list[tuple[str, list[str]]]:
+    """Every `{ dg-NAME args }` in a file, with its arguments as Tcl words."""
+    found = []
+    for match in re.finditer(r"\{\s*(dg-[\w-]+)", source):
+        depth, j = 1, match.end()
+        while j < len(source) and depth:
+            depth += {"{": 1, "}": -1}.get(source[j], 0)
+            if source[j] == "\n" and depth:
+                break
+            j += 1
+        if depth == 0:
+            found.append((match.group(1), tcl_words(source[match.end():j - 1])))
+    return found
+
+
+def selector_holds(words: list[str]) -> bool:
+    """Evaluates a DejaGnu selector: `target X Y`, `! X`, `{ A && B }`, `{ A || B }`."""
+    if not words:
+        return True
+    if words[0] in ("target", "xfail"):
+        words = words[1:]
+    return evaluate_selector_expr(words)
+
+
+def evaluate_selector_expr(words: list[str]) -> bool:
+    if "||" in words:
+        i = words.index("||")
+        return evaluate_selector_expr(words[:i]) or evaluate_selector_expr(words[i + 1:])
+    if "&&" in words:
+        i = words.index("&&")
+        return evaluate_selector_expr(words[:i]) and evaluate_selector_expr(words[i + 1:])
+    if words and words[0] == "!":
+        return not evaluate_selector_expr(words[1:])
+    # A plain list of triplets / effective targets: any of them.
+    return any(selector_atom(word) for word in words)
+
+
+def selector_atom(word: str) -> bool:
+    if any(c.isspace() for c in word.strip()):
+        return evaluate_selector_expr(tcl_words(word))
+    word = word.strip()
+    if "-" in word and ("*" in word or word.count("-") >= 2):
+        return fnmatch.fnmatch(TARGET_TRIPLET, word)
+    return EFFECTIVE_TARGETS.get(word, False)
+
+
+@dataclasses.dataclass
+class Test:
+    """One libgomp run test as one language builds it."""
+    suite: str           # libgomp.c, libgomp.c-c++-common or libgomp.c++
+    path: Path           # the main source file
+    lang: str            # "c" or "c++"
+    options: list[str]
+    sources: list[Path]  # dg-additional-sources
+    env: dict[str, str]
+    should_fail: bool
+    output_regex: str | None
+    family: str
+
+    @property
+    def id(self) -> str:
+        name = f"{self.suite}/{self.path.relative_to(self.path_root).as_posix()}"
+        return f"{name}@{self.lang}" if self.suite == "libgomp.c-c++-common" else name
+
+    @property
+    def path_root(self) -> Path:
+        root = self.path.parent
+        while root.name != self.suite:
+            root = root.parent
+        return root
+
+
+# Construct families for the CI sample, first match wins (rarer ones first).
+FAMILIES = [
+    ("cancel", r"\bcancel(lation)?\b|omp_get_cancellation"),
+    ("target", r"\b(target|teams|distribute)\b"),
+    ("scan", r"\bscan\b|\binscan\b"),
+    ("variant", r"\bmetadirective\b|\bdeclare\s+variant\b|\bassumes?\b"),
+    ("lock", r"omp_(init|set|unset|test|destroy)_(nest_)?lock"),
+    ("task", r"\btask(loop|group|wait|yield)?\b"),
+    ("simd", r"\bsimd\b"),
+    ("sections", r"\bsections?\b|\bsingle\b|\bmaster\b|\bmasked\b"),
+    ("sync", r"\b(atomic|critical|ordered|flush|barrier)\b"),
+    ("reduction", r"\breduction\b|\bdeclare\s+reduction\b"),
+    ("loop", r"\b(for|loop)\b"),
+    ("parallel", r"\bparallel\b"),
+]
+
+
+def construct_family(text: str) -> str:
+    pragmas = "\n".join(re.findall(r"^\s*#\s*pragma\s+omp\s+(.*)$", text, re.M))
+    api = "\n".join(re.findall(r"omp_\w+", text))
+    for family, pattern in FAMILIES:
+        if re.search(pattern, pragmas) or (family in ("lock", "cancel") and re.search(pattern, api)):
+            return family
+    return "api"
+
+
+def collect_tests(testsuite: Path) -> tuple[list[Test], dict[str, str]]:
+    """The run tests of the three suites, and why each other file was skipped."""
+    tests, skipped = [], {}
+    plan = [("libgomp.c", "*.c", ["c"]), ("libgomp.c-c++-common", "*.c", ["c", "c++"]),
+            ("libgomp.c++", "*.C", ["c++"])]
+    for suite, pattern, langs in plan:
+        for path in sorted((testsuite / suite).rglob(pattern)):
+            text = path.read_text(errors="replace")
+            reason, fields = test_fields(path, text)
+            rel = f"{suite}/{path.relative_to(testsuite / suite).as_posix()}"
+            if reason:
+                skipped[rel] = reason
+                continue
+            for lang in langs:
+                tests.append(Test(suite=suite, path=path, lang=lang,
+                                  family=construct_family(text), **fields))
+    return tests, skipped
+
+
+def test_fields(path: Path, text: str) -> tuple[str | None, dict]:
+    action = "run"
+    options: list[str] | None = None
+    extra: list[str] = []
+    sources: list[Path] = []
+    env: dict[str, str] = {}
+    should_fail = False
+    outputs: list[str] = []
+    for name, args in dg_directives(text):
+        selected = selector_holds(tcl_words(args[1])) if len(args) > 1 else True
+        if name == "dg-do":
+            action = args[0] if args else "run"
+            if len(args) > 1 and not selector_holds(tcl_words(args[1])):
+                return f"dg-do {action} not for this target", {}
+        elif name == "dg-require-effective-target":
+            if not (args and EFFECTIVE_TARGETS.get(args[0], False)):
+                return f"requires {args[0] if args else '?'}", {}
+        elif name == "dg-skip-if":
+            if len(args) > 1 and selector_holds(tcl_words(args[1])):
+                return "dg-skip-if", {}
+        elif name == "dg-options" and args and selected:
+            options = args[0].split()
+        elif name == "dg-additional-options" and args and selected:
+            extra += args[0].split()
+        elif name == "dg-additional-sources" and args:
+            sources += [path.parent / s for s in args[0].split()]
+        elif name == "dg-set-target-env-var" and len(args) >= 2:
+            env[args[0]] = args[1]
+        elif name == "dg-shouldfail":
+            should_fail = selector_holds(tcl_words(args[1])) if len(args) > 1 else True
+        elif name == "dg-output" and args and selected:
+            outputs.append(args[0])
+    if action != "run":
+        return f"dg-do {action}", {}
+    flags = [f for f in (options if options is not None else ["-O2"]) + extra
+             if not f.startswith(("-fdump-", "-foffload"))]
+    return None, dict(options=flags, sources=sources, env=env, should_fail=should_fail,
+                      output_regex="".join(outputs) or None)
+
+
+# ------------------------------------------------------------------ fetching
+
+
+def fetch_testsuite(cache: Path, allow_fetch: bool) -> Path:
+    """libgomp/testsuite of the gcc-12 source package, extracted into cache."""
+    found = sorted(cache.glob("gcc-*/libgomp/testsuite"))
+    if found:
+        return found[-1]
+    if not allow_fetch:
+        fail(f"no testsuite under {cache} and --no-fetch given")
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache, prefix=".fetch-") as tmp:
+        download_source_package(Path(tmp))
+        orig = sorted(Path(tmp).glob(f"{SOURCE_PACKAGE}_*.orig.tar.*"))
+        if not orig:
+            fail(f"apt-get source {SOURCE_PACKAGE} left no .orig tarball in {tmp}")
+        unpacked = Path(tmp) / "unpacked"
+        extract_testsuite(orig[0], unpacked)
+        tops = [p for p in unpacked.iterdir() if (p / "libgomp" / "testsuite").is_dir()]
+        if not tops:
+            fail(f"no libgomp/testsuite in {orig[0].name}")
+        target = cache / tops[0].name
+        tops[0].rename(target)
+    return target / "libgomp" / "testsuite"
+
+
+def fail(message: str) -> None:
+    print(f"libgomp-corpus: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def download_source_package(into: Path) -> None:
+    command = ["apt-get", "source", "--download-only", SOURCE_PACKAGE]
+    print(f"libgomp-corpus: fetching {SOURCE_PACKAGE} source package into {into}", file=sys.stderr)
+    result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+    if result.returncode != 0 and "deb-src" in result.stderr and enable_deb_src():
+        subprocess.run(["apt-get", "update", "-q"], check=False, stdout=subprocess.DEVNULL)
+        result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr)
+        fail(f"`{' '.join(command)}` failed; enable deb-src lines in "
+                 "/etc/apt/sources.list.d/debian.sources (Types: deb deb-src) and run "
+                 "apt-get update, or pass --cache DIR holding gcc-*/libgomp/testsuite")
+
+
+def enable_deb_src() -> bool:
+    """Adds deb-src next to deb in Debian's apt sources (root only)."""
+    if os.geteuid() != 0:
+        return False
+    changed = False
+    deb822 = Path("/etc/apt/sources.list.d/debian.sources")
+    if deb822.exists():
+        text = deb822.read_text()
+        new = re.sub(r"^Types:\s*deb\s*$", "Types: deb deb-src", text, flags=re.M)
+        if new != text:
+            deb822.write_text(new)
+            changed = True
+    legacy = Path("/etc/apt/sources.list")
+    if legacy.exists():
+        lines = legacy.read_text().splitlines()
+        present = {l for l in lines if l.startswith("deb-src ")}
+        added = ["deb-src " + l[4:] for l in lines
+                 if l.startswith("deb ") and "deb-src " + l[4:] not in present]
+        if added:
+            legacy.write_text("\n".join(lines + added) + "\n")
+            changed = True
+    if changed:
+        print("libgomp-corpus: enabled deb-src in apt sources", file=sys.stderr)
+    return changed
+
+
+def extract_testsuite(orig: Path, into: Path) -> None:
+    """Streams the gcc tarball inside Debian's .orig tarball, keeping libgomp/testsuite."""
+    with tarfile.open(orig) as outer:
+        inner = next((m for m in outer.getmembers()
+                      if re.search(r"/gcc-[\d.]+(-dfsg)?\.tar\.\w+$", m.name)), None)
+        if inner is None:
+            fail(f"no gcc-*.tar.* inside {orig.name}")
+        with tarfile.open(fileobj=outer.extractfile(inner), mode="r|*") as gcc:
+            for member in gcc:
+                if ("/libgomp/testsuite/" in member.name and (member.isfile() or member.isdir())
+                        and not member.name.startswith("/") and ".." not in member.name.split("/")):
+                    member.mode &= 0o755
+                    gcc.extract(member, into, set_attrs=member.isfile())
+
+
+# ------------------------------------------------------------------ building and running
+
+CRASH_MARKERS = re.compile(
+    r"PLEASE submit a bug report|Stack dump:|LLVM ERROR|Assertion .* failed|"
+    r"terminate called|Segmentation fault|UNREACHABLE executed|ompp-instrument.*(signal|crash)")
+COMPILER_ICE = re.compile(r"internal compiler error")
+UNINSTRUMENTED = re.compile(
+    r"ompp[^\n]*(compil\w* (it |the file |them )?unchanged|uninstrumented|without instrumentation|"
+    r"not instrumented)", re.I)
+ERROR_LINE = re.compile(r"\berror\b|\bfatal\b|undefined reference|Assertion|LLVM ERROR|"
+                        r"Stack dump|terminate called", re.I)
+
+# GCC optimisation options clang-16 rejects; they only steer GCC's optimiser.
+GCC_ONLY_OPTIONS = re.compile(r"-f(no-)?(ipa-|tree-|vect-cost-model|lto-partition|extern-tls-init)")
+# ompp-instrument's warning for one construct it leaves as it is.
+CONSTRUCT_NOT_INSTRUMENTED = re.compile(r"warning: not instrumented: (.*)")
+
+COMPILERS = {
+    "gcc": {"c": "gcc-12", "c++": "g++-12"},
+    "clang": {"c": "clang-16", "c++": "clang++-16"},
+}
+
+
+@dataclasses.dataclass
+class Outcome:
+    status: int | None       # exit status; negative = killed by that signal; None = timed out
+    output: str
+    seconds: float
+
+    @property
+    def timed_out(self) -> bool:
+        return self.status is None
+
+
+def run(command: list[str], cwd: Path, env: dict[str, str], limit: float) -> Outcome:
+    start = time.monotonic()
+    with subprocess.Popen(["nice", "-n", "10", *command], cwd=cwd, env=env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, start_new_session=True) as proc:
+        try:
+            out, _ = proc.communicate(timeout=limit)
+            status = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            status = None
+    return Outcome(status, out.decode(errors="replace"), time.monotonic() - start)
+
+
+def first_error(text: str) -> str:
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if ERROR_LINE.search(line) and "warning:" not in line:
+            return line[:300]
+    return lines[0][:300] if lines else ""
+
+
+def describe_status(status: int | None) -> str:
+    if status is None:
+        return "timeout"
+    if status < 0:
+        try:
+            return signal.Signals(-status).name
+        except ValueError:
+            return f"signal {-status}"
+    return f"exit {status}"
+
+
+@dataclasses.dataclass
+class Result:
+    test: str
+    compiler: str
+    family: str
+    category: str
+    detail: str = ""
+    known: str = ""
+    plain_seconds: float = 0.0
+    ompp_seconds: float = 0.0
+    profile_written: bool = False
+    constructs_not_instrumented: list[str] = dataclasses.field(default_factory=list)
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace, testsuite: Path):
+        self.args = args
+        self.testsuite = testsuite
+        self.bin = Path(args.ompp_build).resolve() / "bin"
+        self.work = Path(args.output).resolve() / "work"
+
+    def base_env(self, test: Test) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("OMP_", "GOMP_", "KMP_", "OMPP_"))}
+        env["OMP_NUM_THREADS"] = str(self.args.threads)
+        env.update(test.env)
+        return env
+
+    def build_command(self, test: Test, compiler: str, driver: str | None) -> list[str]:
+        options = test.options
+        if compiler == "clang":
+            options = [o for o in options if not GCC_ONLY_OPTIONS.match(o)]
+            options.append("-Wno-unknown-warning-option")
+        flags = ["-fopenmp", *options, f"-I{test.path.parent}", f"-I{self.testsuite.parent}"]
+        lang = ["-x", "c++"] if test.lang == "c++" and test.path.suffix == ".c" else []
+        sources = [str(test.path), *map(str, test.sources)]
+        compiler_cmd = [driver] if driver else [COMPILERS[compiler][test.lang]]
+        return [*compiler_cmd, *flags, *lang, *sources, "-o", "a.out", "-lm", "-latomic"]
+
+    def ompp_env(self, env: dict[str, str], compiler: str, outdir: Path) -> dict[str, str]:
+        env = dict(env, OMPP_CC=COMPILERS[compiler]["c"], OMPP_CXX=COMPILERS[compiler]["c++"],
+                   OMPP_QUIET="1", OMPP_OUTDIR=str(outdir))
+        return env
+
+    def output_ok(self, test: Test, outcome: Outcome) -> bool:
+        if outcome.timed_out:
+            return False
+        exit_ok = (outcome.status != 0) if test.should_fail else (outcome.status == 0)
+        if not exit_ok:
+            return False
+        if test.output_regex:
+            try:
+                return re.search(test.output_regex, outcome.output) is not None
+            except re.error:
+                return True
+        return True
+
+    def check(self, test: Test, compiler: str) -> Result:
+        result = Result(test.id, compiler, test.family, "")
+        work = self.work / compiler / re.sub(r"[^\w.+@-]", "_", test.id)
+        shutil.rmtree(work, ignore_errors=True)
+        (work / "plain").mkdir(parents=True)
+        (work / "ompp").mkdir(parents=True)
+        env = self.base_env(test)
+        log = []
+
+        plain_cmd = self.build_command(test, compiler, None)
+        built = run(plain_cmd, work / "plain", env, self.args.build_timeout)
+        log.append(f"$ {' '.join(plain_cmd)}\n{built.output}")
+        if built.status != 0:
+            return self.finish(result, work, log, "plain-build-fails", first_error(built.output))
+        plain = run(["./a.out"], work / "plain", env, self.args.timeout)
+        result.plain_seconds = round(plain.seconds, 3)
+        log.append(f"$ ./a.out  -> {describe_status(plain.status)}\n{plain.output}")
+        if not self.output_ok(test, plain):
+            return self.finish(result, work, log, "plain-run-fails",
+                               f"{describe_status(plain.status)}: {first_error(plain.output)}")
+
+        driver = str(self.bin / ("ompp-c++" if test.lang == "c++" else "ompp-cc"))
+        ompp_cmd = self.build_command(test, compiler, driver)
+        outdir = work / "ompp" / "profile"
+        oenv = self.ompp_env(env, compiler, outdir)
+        built = run(ompp_cmd, work / "ompp", oenv, self.args.build_timeout)
+        log.append(f"$ OMPP_CC={oenv['OMPP_CC']} OMPP_CXX={oenv['OMPP_CXX']} "
+                   f"{' '.join(ompp_cmd)}\n{built.output}")
+        if built.timed_out:
+            return self.finish(result, work, log, "hang", "ompp build timed out")
+        if CRASH_MARKERS.search(built.output) and not COMPILER_ICE.search(built.output):
+            return self.finish(result, work, log, "crash", first_crash_line(built.output))
+        if built.status != 0:
+            return self.finish(result, work, log, "build-fails", first_error(built.output))
+        uninstrumented = UNINSTRUMENTED.search(built.output)
+        result.constructs_not_instrumented = sorted(set(CONSTRUCT_NOT_INSTRUMENTED.findall(built.output)))
+
+        limit = max(self.args.timeout, 10 * plain.seconds + 10)
+        ompp = run(["./a.out"], work / "ompp", oenv, limit)
+        result.ompp_seconds = round(ompp.seconds, 3)
+        result.profile_written = any(outdir.glob("*.json")) if outdir.is_dir() else False
+        log.append(f"$ ./a.out  -> {describe_status(ompp.status)}\n{ompp.output}")
+        same = self.output_ok(test, ompp) and (ompp.status == plain.status)
+        if not same:
+            flaky = self.plain_failures(test, work / "plain", env)
+            if flaky:
+                return self.finish(result, work, log, "plain-run-fails",
+                                   f"plain run flaky: {flaky} of {self.args.plain_reruns} reruns failed")
+        if ompp.timed_out:
+            return self.finish(result, work, log, "hang",
+                               f"ompp run timed out after {limit:.0f}s (plain {plain.seconds:.1f}s)")
+        if not same:
+            if self.runtime_crashed(ompp, work / "ompp", oenv, limit):
+                return self.finish(result, work, log, "crash",
+                                   f"libompp: {describe_status(ompp.status)}: {first_crash_line(ompp.output)}")
+            return self.finish(result, work, log, "runs-differently",
+                               f"plain {describe_status(plain.status)}, ompp "
+                               f"{describe_status(ompp.status)}: {first_error(ompp.output)}")
+        if uninstrumented:
+            return self.finish(result, work, log, "uninstrumented", uninstrumented.group(0))
+        return self.finish(result, work, log, "pass", "")
+
+    def plain_failures(self, test: Test, cwd: Path, env: dict[str, str]) -> int:
+        """How often the plain program fails when run again: a test whose plain
+        build is itself unreliable says nothing about ompp."""
+        return sum(1 for _ in range(self.args.plain_reruns)
+                   if not self.output_ok(test, run(["./a.out"], cwd, env, self.args.timeout)))
+
+    def runtime_crashed(self, outcome: Outcome, cwd: Path, env: dict[str, str], limit: float) -> bool:
+        """A libompp assertion, or a signal whose backtrace goes through libompp."""
+        if re.search(r"(libompp|ompp::|runtime/)[^\n]*Assertion|Assertion[^\n]*(ompp|runtime/)",
+                     outcome.output):
+            return True
+        if outcome.status is None or outcome.status >= 0 or not shutil.which("gdb"):
+            return False
+        trace = run(["gdb", "-q", "-batch", "-ex", "run", "-ex", "bt", "./a.out"], cwd, env, limit)
+        (cwd / "gdb.log").write_text(trace.output)
+        frames = [l for l in trace.output.splitlines() if re.match(r"#\d+ ", l)]
+        return any(re.search(r"libompp|ompp::|POMP2_|pomp2_", f) for f in frames)
+
+    def finish(self, result: Result, work: Path, log: list[str], category: str, detail: str) -> Result:
+        result.category, result.detail = category, detail
+        if category == "pass" and not self.args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            (work / "log.txt").write_text("\n".join(log), errors="replace")
+        return result
+
+
+def first_crash_line(text: str) -> str:
+    for line in text.splitlines():
+        if CRASH_MARKERS.search(line) or "Assertion" in line:
+            return line.strip()[:300]
+    return first_error(text)
+
+
+# ------------------------------------------------------------------ known differences and report
+
+
+def load_known(path: Path) -> list[tuple[str, str, str]]:
+    entries = []
+    if not path.exists():
+        return entries
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3 or parts[1] not in ("gcc", "clang", "*"):
+            fail(f"{path}:{number}: expected `TEST gcc|clang|* REASON`, got: {line}")
+        entries.append((parts[0], parts[1], parts[2]))
+    return entries
+
+
+def known_reason(known: list[tuple[str, str, str]], result: Result) -> str:
+    for test, compiler, reason in known:
+        if fnmatch.fnmatchcase(result.test, test) and compiler in ("*", result.compiler):
+            return reason
+    return ""
+
+
+FAILURES = ("build-fails", "runs-differently", "crash", "hang")
+COLUMNS = ("total", "plain-build-fails", "plain-run-fails", "denominator", "pass",
+           "uninstrumented", "build-fails", "runs-differently", "crash", "hang", "known")
+
+
+def summary(results: list[Result]) -> dict[str, dict[str, float]]:
+    table = {}
+    for compiler in sorted({r.compiler for r in results}):
+        mine = [r for r in results if r.compiler == compiler]
+        row = {c: sum(1 for r in mine if r.category == c) for c in COLUMNS}
+        row["total"] = len(mine)
+        row["denominator"] = len(mine) - row["plain-build-fails"] - row["plain-run-fails"]
+        row["known"] = sum(1 for r in mine if r.known)
+        row["partly-instrumented"] = sum(1 for r in mine
+                                         if r.category == "pass" and r.constructs_not_instrumented)
+        den = row["denominator"] or 1
+        row["same-result-%"] = round(100 * (row["pass"] + row["uninstrumented"]) / den, 2)
+        row["instrumented-%"] = round(100 * row["pass"] / den, 2)
+        table[compiler] = row
+    return table
+
+
+def print_report(results: list[Result], skipped: dict[str, str], out: Path) -> None:
+    table = summary(results)
+    headers = list(COLUMNS) + ["partly-instrumented", "same-result-%", "instrumented-%"]
+    short = {"plain-build-fails": "plain-bf", "plain-run-fails": "plain-rf",
+             "denominator": "denom", "uninstrumented": "uninstr", "build-fails": "build-f",
+             "runs-differently": "runs-diff", "same-result-%": "same%", "partly-instrumented": "partly",
+             "instrumented-%": "instr%"}
+    names = [short.get(h, h) for h in headers]
+    print(f"{'compiler':<9}" + "".join(f"{n:>10}" for n in names))
+    for compiler, row in table.items():
+        print(f"{compiler:<9}" + "".join(f"{row[h]:>10}" for h in headers))
+    print(f"\n({len(skipped)} files are not run tests here: dg-do compile/link, offloading, skipped)")
+    failing = sorted((r for r in results if r.category in FAILURES),
+                     key=lambda r: (bool(r.known), r.compiler, r.category, r.test))
+    if failing:
+        print("\nFailing tests:")
+        for r in failing:
+            tag = f"known: {r.known}" if r.known else r.detail
+            print(f"  {r.compiler:<6}{r.category:<17}{r.test}: {tag}")
+    uninstr = [r for r in results if r.category == "uninstrumented"]
+    if uninstr:
+        print("\nCompiled uninstrumented:")
+        for r in sorted(uninstr, key=lambda r: (r.compiler, r.test)):
+            print(f"  {r.compiler:<6}{r.test}: {r.detail}")
+    partial = [r for r in results if r.constructs_not_instrumented and r.category == "pass"]
+    if partial:
+        print("\nPassing, with constructs ompp left uninstrumented (warned):")
+        for r in sorted(partial, key=lambda r: (r.compiler, r.test)):
+            skipped_constructs = r.constructs_not_instrumented
+            more = f" (and {len(skipped_constructs) - 2} more)" if len(skipped_constructs) > 2 else ""
+            print(f"  {r.compiler:<6}{r.test}: {'; '.join(skipped_constructs[:2])}{more}")
+    print(f"\nresults: {out / 'results.json'}, {out / 'results.csv'}; logs of non-passing "
+          f"tests under {out / 'work'}")
+
+
+def write_results(results: list[Result], skipped: dict[str, str], out: Path) -> None:
+    rows = [dataclasses.asdict(r) for r in sorted(results, key=lambda r: (r.compiler, r.test))]
+    data = {"summary": summary(results), "results": rows, "not_run_tests": skipped}
+    tmp = out / "results.json.tmp"
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(out / "results.json")
+    with open(out / "results.csv.tmp", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["test"])
+        writer.writeheader()
+        writer.writerows(rows)
+    (out / "results.csv.tmp").replace(out / "results.csv")
+
+
+# ------------------------------------------------------------------ sample
+
+
+def stratified_sample(tests: list[Test], per_group: int) -> list[str]:
+    """The per_group tests of each (suite, construct family) with the smallest
+    hash of their id: a fixed choice that moves little when the suite changes."""
+    groups: dict[tuple[str, str], list[Test]] = {}
+    for t in tests:
+        groups.setdefault((t.suite, t.family), []).append(t)
+    chosen = []
+    for key in sorted(groups):
+        ranked = sorted(groups[key], key=lambda t: hashlib.sha256(t.id.encode()).hexdigest())
+        chosen += [t.id for t in ranked[:per_group]]
+    return sorted(chosen)
+
+
+def plain_runnable_everywhere(result_files: list[str]) -> set[str]:
+    """Tests whose plain build and run succeeded with every compiler of the given results."""
+    rows = [r for f in result_files for r in json.loads(Path(f).read_text())["results"]]
+    failed = {r["test"] for r in rows if r["category"] in ("plain-build-fails", "plain-run-fails")}
+    return {r["test"] for r in rows} - failed
+
+
+def read_list(path: Path) -> list[str]:
+    return [l.split("#")[0].strip() for l in path.read_text().splitlines()
+            if l.split("#")[0].strip()]
+
+
+# ------------------------------------------------------------------ main
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="libgomp-corpus.py", description=HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                usage=argparse.SUPPRESS)
+    p.add_argument("--ompp-build", default=str(REPO / "build"), metavar="DIR",
+                   help="ompp build (or install) directory holding bin/ompp-cc and bin/ompp-c++ "
+                        "(default: build/ of this repository)")
+    p.add_argument("--compiler", choices=("gcc", "clang", "both"), default="both",
+                   help="real compiler(s): gcc-12/g++-12, clang-16/clang++-16 (default both, clang first)")
+    p.add_argument("--jobs", "-j", type=int, default=2, metavar="N", help="tests built and run at once (default 2)")
+    p.add_argument("--filter", metavar="REGEX", help="only tests whose id matches REGEX (re.search)")
+    p.add_argument("--sample", metavar="FILE", help="only the test ids listed in FILE (one per line, # comments)")
+    p.add_argument("--rerun", metavar="RESULTS_JSON",
+                   help="only the tests and compilers that did not pass (or were known) in an earlier results.json")
+    p.add_argument("--output", "-o", metavar="DIR",
+                   default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "ompp-libgomp-corpus"),
+                   help="results and logs (default $TMPDIR/ompp-libgomp-corpus); keep it out of the repository")
+    p.add_argument("--cache", metavar="DIR", default=str(DEFAULT_CACHE),
+                   help="where the testsuite is (or is fetched to) (default $OMPP_CORPUS_CACHE or ~/.cache/ompp/gcc-12)")
+    p.add_argument("--no-fetch", action="store_true", help="fail instead of fetching the testsuite")
+    p.add_argument("--known-differences", metavar="FILE", default=str(DEFAULT_KNOWN),
+                   help="accepted differences (default test/corpus/known-differences.txt)")
+    p.add_argument("--threads", type=int, default=2, metavar="N", help="OMP_NUM_THREADS of every run (default 2)")
+    p.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
+                   help="seconds a plain run may take; an ompp run gets max(this, 10 x plain + 10) (default 60)")
+    p.add_argument("--plain-reruns", type=int, default=5, metavar="N",
+                   help="when the ompp run differs, run the plain program N more times; if it fails "
+                        "once, the test counts as plain-run-fails (flaky), not as ompp's (default 5)")
+    p.add_argument("--build-timeout", type=float, default=300, metavar="SECONDS", help="seconds per build (default 300)")
+    p.add_argument("--keep", action="store_true", help="keep the work directories of passing tests too")
+    p.add_argument("--list", action="store_true", help="list the selected tests (id and construct family) and exit")
+    p.add_argument("--write-sample", metavar="FILE",
+                   help="write a stratified sample (by suite and construct family) of the selected tests to FILE and exit")
+    p.add_argument("--sample-from", metavar="RESULTS_JSON", action="append",
+                   help="with --write-sample: only tests whose plain build and run succeeded in these "
+                        "earlier results (repeatable, e.g. one per compiler)")
+    p.add_argument("--per-group", type=int, default=2, metavar="N", help="tests per (suite, family) for --write-sample (default 2)")
+    args = p.parse_args(argv)
+    if args.jobs < 1 or args.threads < 1:
+        p.error("--jobs and --threads must be at least 1")
+    out = Path(args.output).resolve()
+    if (out == REPO or REPO in out.parents) and not git_ignored(out):
+        p.error(f"--output {out} is inside the repository and not ignored by git; "
+                "results never go into the sources")
+    return args
+
+
+def git_ignored(path: Path) -> bool:
+    return subprocess.run(["git", "-C", str(REPO), "check-ignore", "-q", str(path)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
+def select(tests: list[Test], args: argparse.Namespace) -> tuple[list[tuple[Test, str]], list[str]]:
+    compilers = ["clang", "gcc"] if args.compiler == "both" else [args.compiler]
+    ids = {t.id for t in tests}
+    unknown: list[str] = []
+    chosen = tests
+    if args.filter:
+        rx = re.compile(args.filter)
+        chosen = [t for t in chosen if rx.search(t.id)]
+    if args.sample:
+        wanted = read_list(Path(args.sample))
+        unknown = [w for w in wanted if w not in ids]
+        chosen = [t for t in chosen if t.id in set(wanted)]
+    pairs = [(t, c) for c in compilers for t in chosen]
+    if args.rerun:
+        previous = json.loads(Path(args.rerun).read_text())["results"]
+        again = {(r["test"], r["compiler"]) for r in previous
+                 if r["category"] not in ("pass", "uninstrumented", "plain-build-fails", "plain-run-fails")}
+        pairs = [(t, c) for t, c in pairs if (t.id, c) in again]
+    return pairs, unknown
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    testsuite = fetch_testsuite(Path(args.cache), not args.no_fetch)
+    tests, skipped = collect_tests(testsuite)
+    pairs, unknown = select(tests, args)
+    for name in unknown:
+        print(f"libgomp-corpus: {args.sample}: no run test {name}", file=sys.stderr)
+    if args.list:
+        for t in sorted({t.id: t for t, _ in pairs}.values(), key=lambda t: t.id):
+            print(f"{t.id}\t{t.family}")
+        return 1 if unknown else 0
+    if args.write_sample:
+        candidates = list({t.id: t for t, _ in pairs}.values())
+        if args.sample_from:
+            runnable = plain_runnable_everywhere(args.sample_from)
+            candidates = [t for t in candidates if t.id in runnable]
+        sample = stratified_sample(candidates, args.per_group)
+        Path(args.write_sample).write_text(
+            "# CI sample of the libgomp corpus: written by scripts/libgomp-corpus.py --write-sample\n"
+            + "\n".join(sample) + "\n")
+        print(f"{len(sample)} tests written to {args.write_sample}")
+        return 0
+    for tool in ("ompp-cc", "ompp-c++"):
+        if not (Path(args.ompp_build) / "bin" / tool).exists():
+            print(f"libgomp-corpus: no bin/{tool} in --ompp-build {args.ompp_build}", file=sys.stderr)
+            return 2
+    out = Path(args.output).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    known = load_known(Path(args.known_differences))
+    runner = Runner(args, testsuite)
+    results: list[Result] = []
+    lock = threading.Lock()
+    start = time.monotonic()
+    print(f"libgomp-corpus: {len(pairs)} builds pairs ({len(tests)} run tests in {testsuite})",
+          file=sys.stderr)
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(runner.check, t, c) for t, c in pairs]
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            result = future.result()
+            result.known = known_reason(known, result) if result.category in FAILURES else ""
+            with lock:
+                results.append(result)
+                if sys.stderr.isatty() or done % 25 == 0 or done == len(futures):
+                    print(f"  [{done}/{len(futures)} {time.monotonic() - start:.0f}s] "
+                          f"{result.compiler} {result.test}: {result.category}", file=sys.stderr)
+    write_results(results, skipped, out)
+    print_report(results, skipped, out)
+    unexpected = [r for r in results if r.category in FAILURES and not r.known]
+    stale = sorted({(t, c) for t, c, _ in known} -
+                   {(t, c) for t, c, _ in known
+                    for r in results if r.known and fnmatch.fnmatchcase(r.test, t)})
+    ran = {r.test for r in results}
+    for test, compiler in stale:
+        if any(fnmatch.fnmatchcase(name, test) for name in ran):
+            print(f"note: known difference {test} ({compiler}) did not occur", file=sys.stderr)
+    print(f"\n{len(unexpected)} unexpected failure(s)")
+    return 1 if unexpected or unknown else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
