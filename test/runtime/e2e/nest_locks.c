@@ -1,9 +1,10 @@
 /* nest_locks.c - OpenMP 3.0 nest-lock semantics through libompp's lock
  * wrappers, declared as ompp-instrument declares them (with the type of the
  * omp_* function they replace).  libgomp exports OpenMP 2.5 and 3.0
- * versions of its nest-lock functions; the wrappers must reach the 3.0 ones
- * the plain program binds (libgomp's lock-3.c crashed with the 2.5 ones).
- * Exits non-zero, naming the failed check, when a result differs. */
+ * versions of its nest-lock functions (omp_test_nest_lock@OMP_1.0 and
+ * @@OMP_3.0, other layouts); the wrappers must reach the 3.0 ones the plain
+ * program binds.  Exits non-zero, naming the failed check, when a result
+ * differs. */
 #include <pomp2/pomp2_locks.h>
 #include <stdio.h>
 
