@@ -105,8 +105,8 @@ class ViewsTest(unittest.TestCase):
         self.assertEqual(views.thread_ranges([3, 0, 1, 2, 5, 7, 8]), "0-3,5,7-8")
 
     def test_edge_labels_group_threads_with_equal_counts(self):
-        self.assertEqual(views.edge_labels({0: 5, 1: 5, 2: 5, 3: 5, 4: 1}), ["0-3|20", "4|1"])
-        self.assertEqual(views.edge_labels({0: 2, 1: 3}), ["0|2", "1|3"])
+        self.assertEqual(views.edge_label({0: 5, 1: 5, 2: 5, 3: 5, 4: 1}), "0-3|5, 4|1")
+        self.assertEqual(views.edge_label({0: 2, 1: 3}), "0|2, 1|3")
 
     def test_call_tree_shows_percent_of_measured_thread_time(self):
         tree = views.call_tree(self.profile).splitlines()
