@@ -112,5 +112,11 @@ TEST_CASE("invariants: two properties diagnosing the same seconds", "[invariants
     Consistent c;
     c.b.profile().properties.push_back({"ImbalanceInParallelLoop", c.loop, 7.5, ""});
     c.b.profile().properties.push_back({"ImbalanceInParallelRegion", c.loop, 7.5, ""});
-    CHECK(mentions(analyses::check_invariants(c.b.profile()), "two properties with the same severity"));
+    CHECK(mentions(analyses::check_invariants(c.b.profile()), "two properties of barrier waiting with the same severity"));
+    SECTION("task creation properties of equal size are about different seconds") {
+        auto& properties = c.b.profile().properties;
+        properties = {{"TasksTooSmallForCreationCost", c.task, 0.5, ""},
+                      {"TaskCreationConcentratedOnFewThreads", c.task, 0.5, ""}};
+        CHECK(analyses::check_invariants(c.b.profile()).empty());
+    }
 }

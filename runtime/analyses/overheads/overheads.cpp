@@ -154,7 +154,10 @@ double parallel_coverage(const ProfileIndex& index) {
 model::Overheads compute_overheads(const model::Profile& profile) {
     ProfileIndex index(profile);
     model::Overheads result;
-    result.total_s = profile.wall_time_s * profile.threads;
+    // ompP: duration x threads.  With nested parallelism more threads than
+    // the largest team work at once: all threads measured are the basis.
+    const auto threads = std::max<std::size_t>(profile.threads, profile.threads_info.size());
+    result.total_s = profile.wall_time_s * static_cast<double>(threads);
     std::map<std::uint32_t, model::RegionOverheads> by_region;
     for (const auto& node : profile.nodes) {
         if (node.kind == NodeKind::Region && node.region) {
