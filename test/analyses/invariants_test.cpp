@@ -41,6 +41,12 @@ struct Consistent {
     }
 };
 
+// Sets one thread entry's inclusive and exclusive time.
+void set_times(model::Node& node, std::size_t entry, double inclusive_s, double exclusive_s) {
+    node.threads.at(entry).inclusive_s = inclusive_s;
+    node.threads.at(entry).exclusive_s = exclusive_s;
+}
+
 bool mentions(const std::vector<std::string>& violations, const std::string& text) {
     for (const auto& v : violations)
         if (v.find(text) != std::string::npos) return true;
@@ -65,8 +71,7 @@ TEST_CASE("invariants: negative time and exclusive above inclusive", "[invariant
 
 TEST_CASE("invariants: children longer than their parent", "[invariants]") {
     Consistent c;
-    c.b.at(c.barrier_node).threads[0].inclusive_s = 7.0;
-    c.b.at(c.barrier_node).threads[0].exclusive_s = 7.0;
+    set_times(c.b.at(c.barrier_node), 0, 7.0, 7.0);
     CHECK(mentions(analyses::check_invariants(c.b.profile()), "children's time 7.000000 s > its inclusive"));
 }
 
@@ -80,8 +85,7 @@ TEST_CASE("invariants: task time counted at the stub and in the task tree", "[in
 
 TEST_CASE("invariants: stub time differs from the task tree's", "[invariants]") {
     Consistent c;
-    c.b.at(c.task_root).threads[0].inclusive_s = 0.5;
-    c.b.at(c.task_root).threads[0].exclusive_s = 0.5;
+    set_times(c.b.at(c.task_root), 0, 0.5, 0.5);
     CHECK(mentions(analyses::check_invariants(c.b.profile()), "tasks run at stubs 1.000000 s, in the task tree 0.500000 s"));
 }
 

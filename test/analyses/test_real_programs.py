@@ -66,7 +66,7 @@ class Family:
     def test_invariants_hold(self):
         for threads, (profile, report) in self.runs.items():
             with self.subTest(threads=threads):
-                self.assertIn("invariant_violations", profile)
+                self.assertTrue("invariant_violations" in profile, "the profile has no invariant_violations key")
                 self.assertEqual(profile["invariant_violations"], [])
                 self.assertNotIn("Profile check", report)
 

@@ -185,6 +185,18 @@ class CommandLineTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("R00003 CRITICAL 'acc' a.c (11-12)", result.stdout)
 
+    def test_a_profile_that_does_not_add_up_is_one_warning_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "literal.2-0.ompp.json"
+            path.write_text(json.dumps(dict(LITERAL, invariant_violations=["thread 1: a", "thread 2: b"])))
+            result = self.run_view("hot", str(path))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stderr.strip().splitlines(),
+                             [f"ompp-view: warning: {path}: libompp found 2 figure(s) that do not add up "
+                              "(first: thread 1: a)"])
+            path.write_text(json.dumps(dict(LITERAL, invariant_violations=[])))
+            self.assertEqual(self.run_view("hot", str(path)).stderr, "")
+
     def test_missing_file_is_one_line_and_exit_1(self):
         result = self.run_view("hot", "/nonexistent/x.ompp.json")
         self.assertEqual(result.returncode, 1)
