@@ -387,14 +387,19 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   if (!llvm::sys::fs::exists(File))
     return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
                                    File.str().c_str());
-  tooling::FixedCompilationDatabase Db(".", parserArguments(ClangArgs));
+  std::vector<std::string> Args = parserArguments(ClangArgs);
+  if (Text)
+    Args.push_back("-fno-caret-diagnostics"); // no "N errors generated." either
+  tooling::FixedCompilationDatabase Db(".", Args);
   tooling::ClangTool Tool(Db, {File.str()});
   // Text is ompp's, not the user's: a failure to parse it is ompp's to
-  // handle, and Clang's messages about it would only mislead.
-  IgnoringDiagConsumer Quiet;
+  // handle, and Clang's messages about it would only mislead.  (The base
+  // consumer prints nothing but still counts errors, which fail the run.)
+  DiagnosticConsumer Quiet;
   if (Text) {
     Tool.mapVirtualFile(File, *Text);
     Tool.setDiagnosticConsumer(&Quiet);
+    Tool.setPrintErrorMessage(false);
   }
   model::UnitModel Model;
   CollectFactory Factory(Model);

@@ -48,8 +48,15 @@ std::string displayName(llvm::StringRef Header, llvm::StringRef MainName) {
 } // namespace
 
 std::optional<InlinedHeaders> inlineHeaders(model::UnitModel &Unit, llvm::StringRef MainName) {
-  // The main-file includes to replace, by offset, with the header's text.
+  // The main-file includes to replace, by offset, with the header's text:
+  // every include of a header found to hold directives (a header included
+  // again under other macros holds other code).
   std::map<unsigned, std::pair<const model::MainFileInclude *, std::string>> Inline;
+  auto InlineEvery = [&](const model::MainFileInclude &Found, const std::string &Text) {
+    for (const model::MainFileInclude &I : Unit.Includes)
+      if (I.Path == Found.Path)
+        Inline.emplace(I.Directive.Begin, std::make_pair(&I, Text));
+  };
   for (model::HeaderDirectives &H : Unit.HeaderPragmas) {
     const model::MainFileInclude *Include = nullptr;
     for (const model::MainFileInclude &I : Unit.Includes)
@@ -71,7 +78,7 @@ std::optional<InlinedHeaders> inlineHeaders(model::UnitModel &Unit, llvm::String
       H.NotInlined = *Why;
       continue;
     }
-    Inline.emplace(Include->Directive.Begin, std::make_pair(Include, Text.str()));
+    InlineEvery(*Include, Text.str());
   }
   if (Inline.empty())
     return std::nullopt;
