@@ -130,6 +130,11 @@ struct UnitModel {
   std::vector<Span> TopLevelDecls;   // where the prologue may go
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
   std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
+
+  /// Where the innermost top-level declaration holding Offset begins: code
+  /// inserted there is at file scope and sees every name that declaration
+  /// sees.  None when Offset is in no top-level declaration.
+  std::optional<unsigned> topLevelDeclBegin(unsigned Offset) const;
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).
