@@ -39,8 +39,6 @@ enum class Rule {
   Parallel,
   /// allocate: every leaf on which a privatising clause has the same list item.
   WithPrivatisingClause,
-  /// Not split: the construct stays whole and uninstrumented.
-  KeepCombined,
 };
 
 struct ClauseRow {
@@ -48,7 +46,8 @@ struct ClauseRow {
   Rule Goes;
   /// The row is for this reduction modifier only (first matching row wins).
   OpenMPReductionClauseModifier Modifier = OMPC_REDUCTION_unknown;
-  const char *Why = nullptr; // KeepCombined: the reason, for the warning
+  /// Clang must compile the construct unsplit (a Clang bug), and why.
+  const char *WholeForClang = nullptr;
 };
 
 // clang-format off
@@ -62,9 +61,7 @@ constexpr ClauseRow Placement[] = {
     {OMPC_private,     Rule::Parallel},
     {OMPC_firstprivate, Rule::InnerElseParallel},  // for, for simd, sections; else parallel
     {OMPC_lastprivate, Rule::InnerElseParallel},   // for, for simd, sections, loop
-    // The split is right (inscan applies to the loop leaf), but clang-16
-    // computes wrong scans in a worksharing loop nested in a parallel.
-    {OMPC_reduction,   Rule::KeepCombined, OMPC_REDUCTION_inscan,
+    {OMPC_reduction,   Rule::InnerElseParallel, OMPC_REDUCTION_inscan,
      "clang 16 miscompiles 'reduction(inscan, ...)' on a loop nested in a parallel region"},
     {OMPC_reduction,   Rule::InnerElseParallel},   // for, for simd, sections, loop; else parallel
     {OMPC_linear,      Rule::InnerElseParallel},   // for, for simd
@@ -110,9 +107,8 @@ Leaves place(const Clause &C, Rule Goes, OpenMPDirectiveKind Inner) {
     return {!InnerPermits && ParallelPermits, InnerPermits};
   case Rule::Parallel:
     return {ParallelPermits, false};
-  case Rule::WithPrivatisingClause: // decided once the privatising clauses have their places
-  case Rule::KeepCombined:
-    break;
+  case Rule::WithPrivatisingClause:
+    break; // decided once the privatising clauses have their places
   }
   return {};
 }
@@ -155,10 +151,8 @@ CombinedSplit splitCombinedClauses(const model::Directive &D, OpenMPDirectiveKin
       Out.KeepWhole = "no place for clause '" + C.Text + "'";
       return Out;
     }
-    if (Row->Goes == Rule::KeepCombined) {
-      Out.KeepWhole = "'" + C.Text + "': " + Row->Why;
-      return Out;
-    }
+    if (Row->WholeForClang)
+      Out.WholeForClang = "'" + C.Text + "': " + Row->WholeForClang;
     Leaves Where = place(C, Row->Goes, Inner);
     if (!Where.Parallel && !Where.Inner && Row->Goes != Rule::WithPrivatisingClause) {
       Out.KeepWhole = "no leaf accepts clause '" + C.Text + "'";

@@ -31,6 +31,9 @@ struct CombinedSplit {
   /// Why the construct cannot be split (e.g. a clause that no leaf
   /// accepts); empty when every clause found its place.
   std::string KeepWhole;
+  /// Why Clang must compile the construct as written (a Clang bug): the
+  /// split is then made for other compilers only (`#ifndef __clang__`).
+  std::string WholeForClang;
 };
 
 /// Splits the clauses of combined construct D between `parallel` and Inner

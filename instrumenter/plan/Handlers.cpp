@@ -338,9 +338,21 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   if (FullyMeasured && Worksharing)
     Text += std::string("{ ") + Calls.Enter + "(" + H(InnerN) + ", " + C(InnerN) + ");\n";
   Text += pragmaLine(getOpenMPDirectiveName(InnerKind), Split.Inner.Text, Nowait ? " nowait" : "");
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
-                    ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
-  Ctx.replacePragma(D, Text);
+  // Where Clang must see the construct as written, the split is for the
+  // other compilers only (inscan reductions: the split is the loop's only).
+  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) + ", 1, " +
+                     maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");";
+  std::string NotClang, Otherwise, EndNotClang;
+  if (!Split.WholeForClang.empty()) {
+    Ctx.note(D.Line, Ctx.where(D) + " is compiled unchanged by Clang, split by other compilers: " +
+                         Split.WholeForClang);
+    NotClang = "#ifndef __clang__\n";
+    Otherwise = "\n#else\n" + Ctx.Unit.Text.substr(D.Pragma->Begin, D.Pragma->End - D.Pragma->Begin) +
+                "\n#endif";
+    EndNotClang = "\n#endif";
+  }
+  Ctx.before(D, NotClang + Open);
+  Ctx.replacePragma(D, Text + Otherwise);
   std::string Close;
   if (FullyMeasured && Worksharing)
     Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
@@ -349,8 +361,8 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
     Close = implicitBarrier(N);
   }
-  Ctx.after(D, Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" + H(N) +
-                   ", pomp2_old_task); }");
+  Ctx.after(D, NotClang + Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" +
+                   H(N) + ", pomp2_old_task); }" + EndNotClang);
   if (FullyMeasured && D.Kind == Construct::ParallelSections)
     planImplicitFirstSection(D, N, Ctx);
 }
