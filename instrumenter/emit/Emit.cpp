@@ -55,7 +55,7 @@ private:
     if (Presumed.empty() || Physical > Presumed.size())
       return "#line " + std::to_string(Physical) + " " + File;
     const model::PresumedLine &P = Presumed[Physical - 1];
-    return "#line " + std::to_string(P.Line) + " " + cStringLiteral(P.File);
+    return "#line " + std::to_string(P.Line) + " " + (P.File.empty() ? File : cStringLiteral(P.File));
   }
 
   llvm::StringRef Text;
