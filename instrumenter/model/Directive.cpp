@@ -49,7 +49,8 @@ Construct classify(OpenMPDirectiveKind K) {
   case OMPD_taskwait: return Construct::Taskwait;
   case OMPD_taskgroup: return Construct::Taskgroup;
   case OMPD_taskyield: return Construct::Taskyield;
-  case OMPD_taskloop: return Construct::Taskloop;
+  case OMPD_taskloop:
+  case OMPD_taskloop_simd: return Construct::Taskloop; // the simd part is kept as is
   case OMPD_cancel: return Construct::Cancel;
   case OMPD_cancellation_point: return Construct::CancellationPoint;
   case OMPD_parallel_for: return Construct::ParallelFor;

@@ -344,8 +344,8 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
                      maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");";
   std::string NotClang, Otherwise, EndNotClang;
   if (!Split.WholeForClang.empty()) {
-    Ctx.note(D.Line, Ctx.where(D) + " is compiled unchanged by Clang, split by other compilers: " +
-                         Split.WholeForClang);
+    Ctx.note(D.Line, Ctx.where(D) + " is split for compilers other than Clang; Clang gets it as "
+                                    "written, unmeasured: " + Split.WholeForClang);
     NotClang = "#ifndef __clang__\n";
     Otherwise = "\n#else\n" + Ctx.Unit.Text.substr(D.Pragma->Begin, D.Pragma->End - D.Pragma->Begin) +
                 "\n#endif";
