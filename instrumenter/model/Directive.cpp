@@ -3,6 +3,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprOpenMP.h"
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
@@ -48,7 +49,8 @@ Construct classify(OpenMPDirectiveKind K) {
   case OMPD_taskwait: return Construct::Taskwait;
   case OMPD_taskgroup: return Construct::Taskgroup;
   case OMPD_taskyield: return Construct::Taskyield;
-  case OMPD_taskloop: return Construct::Taskloop;
+  case OMPD_taskloop:
+  case OMPD_taskloop_simd: return Construct::Taskloop; // the simd part is kept as is
   case OMPD_cancel: return Construct::Cancel;
   case OMPD_cancellation_point: return Construct::CancellationPoint;
   case OMPD_parallel_for: return Construct::ParallelFor;
@@ -221,6 +223,19 @@ public:
     return spelled(C.getBeginLoc(), C.getBeginLoc());
   }
 
+  /// The part of clause C (spelled as Text) after its '(' and before
+  /// Before, e.g. the modifier and ':' before its list.
+  std::string textBefore(const OMPClause &C, SourceLocation Before, const std::string &Text) const {
+    SourceLocation Begin = SM.getSpellingLoc(C.getBeginLoc()), End = SM.getSpellingLoc(Before);
+    if (Before.isInvalid() || SM.getFileID(Begin) != SM.getFileID(End) || End < Begin)
+      return {};
+    size_t Length = SM.getFileOffset(End) - SM.getFileOffset(Begin);
+    size_t Open = Text.find('(');
+    if (Open == std::string::npos || Length > Text.size() || Length <= Open)
+      return {};
+    return Text.substr(Open + 1, Length - Open - 1);
+  }
+
   /// The line of L as the compiler reports it (after `#line` directives).
   unsigned expansionLine(SourceLocation L) const {
     return SM.getPresumedLineNumber(SM.getExpansionLoc(L));
@@ -286,6 +301,35 @@ const Stmt *trailingStatement(const Stmt *S) {
 bool endsWithoutSemicolon(const Stmt *S) {
   return isa<Expr, DoStmt, BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt,
              AsmStmt, CoreturnStmt>(S);
+}
+
+/// Clauses whose children are exactly their list items.
+bool hasVariableList(OpenMPClauseKind K) {
+  switch (K) {
+  case OMPC_private: case OMPC_firstprivate: case OMPC_lastprivate: case OMPC_shared:
+  case OMPC_linear: case OMPC_reduction: case OMPC_allocate: case OMPC_copyin:
+  case OMPC_aligned: case OMPC_nontemporal: case OMPC_copyprivate:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The variable a list item names: `a` for `a`, `a[i]` and `a[0:n]`.
+std::optional<std::string> variableOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Section = dyn_cast<OMPArraySectionExpr>(E))
+      E = Section->getBase();
+    else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
+      E = Subscript->getBase();
+    else
+      break;
+  }
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+    if (isa<VarDecl>(Ref->getDecl()))
+      return Ref->getDecl()->getNameAsString();
+  return std::nullopt;
 }
 
 std::string argumentOf(const std::string &Text) {
@@ -364,11 +408,16 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
     Out.Argument = argumentOf(Out.Text);
     if (const auto *If = dyn_cast<OMPIfClause>(C))
       Out.NameModifier = If->getNameModifier();
-    if (Out.Kind == OMPC_lastprivate || Out.Kind == OMPC_firstprivate || Out.Kind == OMPC_linear ||
-        Out.Kind == OMPC_private)
-      for (const Stmt *Child : const_cast<OMPClause *>(C)->children())
-        if (const auto *E = dyn_cast_or_null<Expr>(Child))
-          Out.Vars.push_back(Loc.spelled(E->getBeginLoc(), E->getEndLoc()));
+    if (const auto *Reduction = dyn_cast<OMPReductionClause>(C))
+      Out.ReductionModifier = Reduction->getModifier();
+    if (hasVariableList(Out.Kind)) {
+      auto Items = const_cast<OMPClause *>(C)->children();
+      if (!Items.empty() && *Items.begin())
+        Out.ListPrefix = Loc.textBefore(*C, (*Items.begin())->getBeginLoc(), Out.Text);
+      for (const Stmt *Child : Items)
+        if (auto Name = variableOf(dyn_cast_or_null<Expr>(Child)))
+          Out.Vars.push_back(std::move(*Name));
+    }
     M.Clauses.push_back(std::move(Out));
   }
   if (const auto *Critical = dyn_cast<OMPCriticalDirective>(&D))

@@ -50,8 +50,14 @@ struct Clause {
   clang::OpenMPClauseKind Kind;
   std::string Text;              // as spelled, e.g. "schedule(dynamic, (n)*2)"
   std::string Argument;          // the text between the outer parentheses
-  std::vector<std::string> Vars; // list items of data-sharing clauses, as spelled
+  /// Variables named by the list items, in order: `a` for `a[0:n]`; list
+  /// items that are not a variable (C++ members) are left out.
+  std::vector<std::string> Vars;
+  /// What precedes the list items, e.g. "omp_low_lat_mem_alloc: " in
+  /// allocate(omp_low_lat_mem_alloc: x), "+: " in reduction(+: x)
+  std::string ListPrefix;
   clang::OpenMPDirectiveKind NameModifier = llvm::omp::OMPD_unknown; // if(<directive>: ...)
+  clang::OpenMPReductionClauseModifier ReductionModifier = clang::OMPC_REDUCTION_unknown;
 };
 
 struct Directive {

@@ -6,6 +6,7 @@
 // docs/instrumenter.md shows each transformation.
 //
 //===----------------------------------------------------------------------===//
+#include "plan/ClausePlacement.h"
 #include "plan/Context.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -40,14 +41,23 @@ std::string implicitBarrier(unsigned N) {
          ", pomp2_old_task); }\n";
 }
 
+/// "#pragma omp <Name> <Clauses><Extra>".
+std::string pragmaLine(llvm::StringRef Name, const std::vector<std::string> &Clauses,
+                       llvm::StringRef Extra = "") {
+  std::string Text = "#pragma omp " + Name.str();
+  for (const std::string &Clause : Clauses)
+    Text += " " + Clause;
+  return Text + Extra.str();
+}
+
 /// "#pragma omp <Name> <clauses that Keep accepts><Extra>", clauses as spelled.
 std::string pragmaText(llvm::StringRef Name, const Directive &D,
                        const std::function<bool(const Clause &)> &Keep, llvm::StringRef Extra = "") {
-  std::string Text = "#pragma omp " + Name.str();
+  std::vector<std::string> Kept;
   for (const Clause &Cl : D.Clauses)
     if (Keep(Cl))
-      Text += " " + Cl.Text;
-  return Text + Extra.str();
+      Kept.push_back(Cl.Text);
+  return pragmaLine(Name, Kept, Extra);
 }
 
 bool all(const Clause &) { return true; }
@@ -64,7 +74,7 @@ bool needBlock(const Directive &D, Context &Ctx) {
 /// Adds `nowait` to a worksharing construct when possible, so that its
 /// implicit barrier can be measured as POMP2_Implicit_barrier_*.
 bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
-  if (D.has(OMPC_nowait) || Ctx.containsCancellation(I))
+  if (D.has(OMPC_nowait) || Ctx.containsCancellation(I) || llvm::any_of(D.Clauses, isTaskReduction))
     return false;
   if (!D.Pragma) {
     Ctx.note(D.Line, "the implicit barrier of " + Ctx.where(D) +
@@ -277,9 +287,10 @@ void planTaskloop(size_t I, const Directive &D, Context &Ctx) {
 
 /// Combined parallel constructs are split (as OPARI2 does) into `parallel`
 /// and the inner construct, so that every thread reports Parallel_begin
-/// before the inner construct starts.  Clauses go to the leaf that accepts
-/// them; list items privatised by the inner leaf become shared on the
-/// parallel when a default clause would otherwise privatise them.
+/// before the inner construct starts.  Clauses go where OpenMP's rules for
+/// combined constructs put them (plan/ClausePlacement.cpp); with a default
+/// clause other than shared, what the inner leaf alone privatises is named
+/// shared on the parallel, as the rules say.
 void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   if (!needBlock(D, Ctx))
     return;
@@ -289,42 +300,25 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
     return;
   }
   bool Compat = Ctx.Options.Opari2Compatible;
-  std::string Inner;
-  const char *Type = "parallel";
+  OpenMPDirectiveKind InnerKind = OMPD_masked;
+  const char *Type = "parallelmasked";
   switch (D.Kind) {
-  case Construct::ParallelFor: Inner = "for"; Type = "parallelfor"; break;
-  case Construct::ParallelForSimd: Inner = "for simd"; Type = Compat ? "parallelfor" : "parallelforsimd"; break;
-  case Construct::ParallelLoop: Inner = "loop"; break;
-  case Construct::ParallelSections: Inner = "sections"; Type = "parallelsections"; break;
-  case Construct::ParallelMaster: Inner = "master"; Type = "parallelmaster"; break;
-  default: Inner = "masked"; Type = "parallelmasked"; break;
+  case Construct::ParallelFor: InnerKind = OMPD_for; Type = "parallelfor"; break;
+  case Construct::ParallelForSimd: InnerKind = OMPD_for_simd; Type = Compat ? "parallelfor" : "parallelforsimd"; break;
+  case Construct::ParallelLoop: InnerKind = OMPD_loop; Type = "parallel"; break;
+  case Construct::ParallelSections: InnerKind = OMPD_sections; Type = "parallelsections"; break;
+  case Construct::ParallelMaster: InnerKind = OMPD_master; Type = "parallelmaster"; break;
+  default: break;
   }
-  bool InnerPrivatises = D.has(OMPC_lastprivate) || D.has(OMPC_linear);
-  auto ToParallel = [&](const Clause &Cl) {
-    switch (Cl.Kind) {
-    case OMPC_if: return Cl.NameModifier == OMPD_unknown || Cl.NameModifier == OMPD_parallel;
-    case OMPC_firstprivate: return !InnerPrivatises;
-    case OMPC_num_threads: case OMPC_default: case OMPC_shared: case OMPC_private:
-    case OMPC_copyin: case OMPC_proc_bind: case OMPC_reduction: case OMPC_allocate:
-      return true;
-    default: return false;
-    }
-  };
-  std::string Extra;
+  CombinedSplit Split = splitCombinedClauses(D, InnerKind);
+  if (!Split.KeepWhole.empty()) {
+    Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) + " is not split into parallel + '" +
+                         getOpenMPDirectiveName(InnerKind).str() + "': " + Split.KeepWhole);
+    return;
+  }
   const Clause *Default = D.find(OMPC_default);
-  if (Default && llvm::StringRef(Default->Argument).trim() != "shared") {
-    std::vector<std::string> Shared, Private;
-    for (const Clause &Cl : D.Clauses)
-      if (!ToParallel(Cl) && !Cl.Vars.empty())
-        llvm::append_range(Shared, Cl.Vars);
-    for (const std::string &Counter : D.LoopCountersDeclaredOutside)
-      if (!llvm::is_contained(Shared, Counter))
-        Private.push_back(Counter);
-    if (!Shared.empty())
-      Extra += " shared(" + llvm::join(Shared, ", ") + ")";
-    if (!Private.empty())
-      Extra += " private(" + llvm::join(Private, ", ") + ")";
-  }
+  if (Default && llvm::StringRef(Default->Argument).trim() != "shared" && !Split.MovedInward.empty())
+    Split.Parallel.Text.push_back("shared(" + llvm::join(Split.MovedInward, ", ") + ")");
 
   unsigned N = Ctx.region(I, Type);
   unsigned InnerN = N;
@@ -333,19 +327,32 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   // Between `#pragma pomp noinstrument` and `instrument` only the parallel
   // part is measured (fork/begin/end/join), as OPARI2 does.
   bool FullyMeasured = !Ctx.inNoInstrumentZone(D.Whole->Begin);
-  bool Worksharing = Inner != "master" && Inner != "masked";
-  // A cancellable construct may not be nowait: its barrier stays implicit.
-  bool Nowait = FullyMeasured && Worksharing && Inner != "loop" && !Ctx.containsCancellation(I);
+  bool Worksharing = InnerKind != OMPD_master && InnerKind != OMPD_masked;
+  // `loop` takes no nowait, nor does a construct that is cancellable or
+  // carries a task reduction: their barrier stays implicit.
+  bool Nowait = FullyMeasured && Worksharing && InnerKind != OMPD_loop &&
+                !Split.Inner.TaskReduction && !Ctx.containsCancellation(I);
   WorkshareCalls Calls = workshareCalls(D.Kind);
-  std::string Text = pragmaText("parallel", D, ToParallel, Extra) + "\n{ POMP2_Parallel_begin(" +
+  std::string Text = pragmaLine("parallel", Split.Parallel.Text) + "\n{ POMP2_Parallel_begin(" +
                      H(N) + ");\n";
   if (FullyMeasured && Worksharing)
     Text += std::string("{ ") + Calls.Enter + "(" + H(InnerN) + ", " + C(InnerN) + ");\n";
-  Text += pragmaText(Inner, D, [&](const Clause &Cl) { return !ToParallel(Cl); },
-                     Nowait ? " nowait" : "");
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
-                    ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
-  Ctx.replacePragma(D, Text);
+  Text += pragmaLine(getOpenMPDirectiveName(InnerKind), Split.Inner.Text, Nowait ? " nowait" : "");
+  // Where Clang must see the construct as written, the split is for the
+  // other compilers only (inscan reductions: the split is the loop's only).
+  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) + ", 1, " +
+                     maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");";
+  std::string NotClang, Otherwise, EndNotClang;
+  if (!Split.WholeForClang.empty()) {
+    Ctx.note(D.Line, Ctx.where(D) + " is split for compilers other than Clang; Clang gets it as "
+                                    "written, unmeasured: " + Split.WholeForClang);
+    NotClang = "#ifndef __clang__\n";
+    Otherwise = "\n#else\n" + Ctx.Unit.Text.substr(D.Pragma->Begin, D.Pragma->End - D.Pragma->Begin) +
+                "\n#endif";
+    EndNotClang = "\n#endif";
+  }
+  Ctx.before(D, NotClang + Open);
+  Ctx.replacePragma(D, Text + Otherwise);
   std::string Close;
   if (FullyMeasured && Worksharing)
     Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
@@ -354,8 +361,8 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
     Close = implicitBarrier(N);
   }
-  Ctx.after(D, Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" + H(N) +
-                   ", pomp2_old_task); }");
+  Ctx.after(D, NotClang + Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" +
+                   H(N) + ", pomp2_old_task); }" + EndNotClang);
   if (FullyMeasured && D.Kind == Construct::ParallelSections)
     planImplicitFirstSection(D, N, Ctx);
 }

@@ -1,13 +1,16 @@
 // Unit tests of the rewriter layers that need no compiler run: CTC strings,
-// the line table, edit merging and conflict reports of the emitter, and the
-// --disable family names.
+// the line table, edit merging and conflict reports of the emitter, the
+// --disable family names and the clause-placement table's coverage.
 #include "emit/Emit.h"
 #include "model/LineTable.h"
+#include "plan/ClausePlacement.h"
 #include "plan/Context.h"
 #include "plan/Plan.h"
 #include "rewriter/Rewriter.h"
 
 #include <catch2/catch.hpp>
+
+#include "llvm/Frontend/OpenMP/OMP.h.inc"
 
 using namespace ompp::instrument;
 
@@ -111,4 +114,51 @@ TEST_CASE("a missing input file is a one-line error") {
   auto R = rewriteFile("/nonexistent/x.c", {}, RewriteOptions{});
   REQUIRE(!R);
   CHECK(llvm::toString(R.takeError()).find("/nonexistent/x.c") != std::string::npos);
+}
+
+namespace {
+model::Clause clause(llvm::omp::Clause Kind, std::string Text, std::vector<std::string> Vars,
+                     std::string ListPrefix = "") {
+  model::Clause C;
+  C.Kind = Kind;
+  C.Text = std::move(Text);
+  C.Vars = std::move(Vars);
+  C.ListPrefix = std::move(ListPrefix);
+  return C;
+}
+} // namespace
+
+TEST_CASE("every clause a split combined construct accepts has a place in the table") {
+  using namespace llvm::omp;
+  const std::pair<Directive, Directive> Combined[] = {
+      {OMPD_parallel_for, OMPD_for},       {OMPD_parallel_for_simd, OMPD_for_simd},
+      {OMPD_parallel_sections, OMPD_sections}, {OMPD_parallel_loop, OMPD_loop},
+      {OMPD_parallel_master, OMPD_master}, {OMPD_parallel_masked, OMPD_masked},
+  };
+  for (const auto &[Whole, Inner] : Combined)
+    for (unsigned K = 0; K < Clause_enumSize; ++K) {
+      auto Kind = static_cast<Clause>(K);
+      if (!isAllowedClauseForDirective(Whole, Kind, 51))
+        continue;
+      // allocate needs a privatising clause with the same item.
+      model::Directive D;
+      model::Clause C = clause(Kind, getOpenMPClauseName(Kind).str() + "(x)", {"x"});
+      D.Clauses = {clause(OMPC_private, "private(x)", {"x"}), C};
+      plan::CombinedSplit Split = plan::splitCombinedClauses(D, Inner);
+      INFO(getOpenMPDirectiveName(Whole).str() << ": " << C.Text << " " << Split.KeepWhole);
+      CHECK(Split.KeepWhole.empty());
+      CHECK(Split.Parallel.Text.size() + Split.Inner.Text.size() >= 2);
+    }
+}
+
+TEST_CASE("allocate is split between the leaves that privatise its items") {
+  using namespace llvm::omp;
+  model::Directive D;
+  D.Clauses = {clause(OMPC_private, "private(x)", {"x"}),
+               clause(OMPC_lastprivate, "lastprivate(y)", {"y"}),
+               clause(OMPC_allocate, "allocate(a: x, y)", {"x", "y"}, "a: ")};
+  plan::CombinedSplit Split = plan::splitCombinedClauses(D, OMPD_for);
+  CHECK(Split.Parallel.Text == std::vector<std::string>{"private(x)", "allocate(a: x)"});
+  CHECK(Split.Inner.Text == std::vector<std::string>{"lastprivate(y)", "allocate(a: y)"});
+  CHECK(Split.MovedInward == std::vector<std::string>{"y"});
 }
