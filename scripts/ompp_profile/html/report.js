@@ -33,6 +33,11 @@
     if (!r) return "";
     return `${pad(r.id)} ${r.kind}${r.name ? " '" + r.name + "'" : ""} ${r.file} (${r.first}-${r.last})`;
   }
+  // The same without the file's directories, for tables and notes.
+  function regionShortLabel(r) {
+    if (!r) return "";
+    return `${pad(r.id)} ${r.kind}${r.name ? " '" + r.name + "'" : ""} ${r.file.split("/").pop()} (${r.first}-${r.last})`;
+  }
   function nodeLabel(n) {
     if (n.kind === "root") return D.application;
     const r = regions.get(n.region);
@@ -145,6 +150,16 @@
     renderDetails();
     renderOvertime();
     markAll();
+    revealSelection();
+  }
+  // Scrolls each list to its first marked entry, leaving the page where it is.
+  function revealSelection() {
+    for (const id of ["threads-body", "ranked-body", "cfg-body"]) {
+      const box = $(id), first = box.querySelector(".sel");
+      if (!first) continue;
+      const top = first.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      if (top < 0 || top > box.clientHeight - 20) box.scrollTop += top - 30;
+    }
   }
   const tooltip = $("tooltip");
   document.addEventListener("mouseover", (e) => {
@@ -302,12 +317,12 @@
   const OVERHEADS = ["synchronization_s", "imbalance_s", "limited_parallelism_s", "thread_management_s"];
   function renderRanked() {
     const props = (D.properties || []).slice(0, 300).map((p, i) =>
-      `<tr data-r="${p.region}"><td class="num">${i + 1}</td><td class="num">${pct(p.severity_pct)}</td><td>${esc(p.name)}</td><td>${esc(regionLabel(regions.get(p.region)) || "")}</td></tr>`).join("");
+      `<tr data-r="${p.region}"><td class="num">${i + 1}</td><td class="num">${pct(p.severity_pct)}</td><td>${esc(p.name)}</td><td data-tip="${esc(p.text || "")}">${esc(regionShortLabel(regions.get(p.region)))}</td></tr>`).join("");
     const ov = D.overheads || {};
     const rows = (ov.regions || []).map((r) => ({ r, sum: OVERHEADS.reduce((s, k) => s + (r[k] || 0), 0) })).sort((a, b) => b.sum - a.sum);
     const cell = (r, k) => `<td class="num" data-tip="${fmt(r[k] || 0)}">${pct(100 * (r[k] || 0) / (r.total_s || 1))}</td>`;
     const ovRows = rows.slice(0, 300).map(({ r, sum }) =>
-      `<tr data-r="${r.region}"><td>${esc(regionLabel(regions.get(r.region)))}</td><td class="num">${fmt(r.total_s || 0)}</td>${OVERHEADS.map((k) => cell(r, k)).join("")}<td class="num">${pct(100 * sum / (r.total_s || 1))}</td></tr>`).join("");
+      `<tr data-r="${r.region}"><td>${esc(regionShortLabel(regions.get(r.region)))}</td><td class="num">${fmt(r.total_s || 0)}</td>${OVERHEADS.map((k) => cell(r, k)).join("")}<td class="num">${pct(100 * sum / (r.total_s || 1))}</td></tr>`).join("");
     const program = ov.program ? `<tr><td><b>whole program</b></td><td class="num">${fmt(ov.program.total_s || 0)}</td>${OVERHEADS.map((k) => cell(ov.program, k)).join("")}<td class="num">${pct(100 * OVERHEADS.reduce((s, k) => s + (ov.program[k] || 0), 0) / (ov.program.total_s || 1))}</td></tr>` : "";
     $("ranked-body").innerHTML =
       `<h3>Properties</h3>` + (props ? `<table><tr><th class="num">#</th><th class="num">severity</th><th>property</th><th>region</th></tr>${props}</table>` : `<p class="muted">none</p>`) +
@@ -387,7 +402,7 @@
     }
     const boxes = shown.map((s, i) => {
       const n = s.n, x = 8 + s.depth * INDENT, share = n.excl / busiest;
-      const fill = `rgb(${255 - Math.round(31 * share)},${245 - Math.round(196 * share)},${245 - Math.round(196 * share)})`;
+      const fill = `rgb(255,${Math.round(245 - 110 * share)},${Math.round(245 - 110 * share)})`;
       const v = values.get(n.id);
       const nav = state.cfgmode === "layer"
         ? (i === 0 && n.parent !== null ? `<text class="cfg-nav" data-cfg="${n.parent}" x="${x + BOX_W - 14}" y="${y(i) + 17}">^</text>`
@@ -431,6 +446,7 @@
   function renderSource(follow) {
     const body = $("source-body"), sel = $("source-file");
     if (!files.length) {
+      sel.style.display = "none";
       const named = [...new Set([...regions.values()].map((r) => r.file))].slice(0, 10);
       body.innerHTML = `<p class="muted">no source file found next to the profile (looked for ${esc(named.join(", "))})</p>`;
       return;
@@ -520,6 +536,7 @@
   renderSource(true);
   renderOvertime();
   markAll();
+  revealSelection();
   addEventListener("hashchange", () => { readHash(); renderTree(); renderCfg(); renderSource(true); renderDetails(); renderOvertime(); markAll(); });
   let resizeTimer = null;
   addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderTree, 150); });
