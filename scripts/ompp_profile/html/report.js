@@ -305,7 +305,8 @@
         svg.push(`<text class="bar-label" x="${x + 4}" y="${y + BAR - 3}">${fmt(sum)}</text>`);
       });
       svg.push("</svg>");
-      parts.push(`<div class="region-row" data-r="${rec.region}" data-n="${rec.node}">${esc(nodeLabel(n))}</div>` + svg.join(""));
+      parts.push(`<div class="region-row" data-r="${rec.region}" data-n="${rec.node}" data-tip="${esc(nodeLabel(n))}">` +
+        `${esc(regionShortLabel(regions.get(rec.region)))}</div>` + svg.join(""));
     }
     body.innerHTML = parts.join("");
   }
