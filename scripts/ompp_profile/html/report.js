@@ -282,7 +282,7 @@
     const body = $("threads-body");
     if (!D.breakdown.length) { body.innerHTML = `<p class="muted">no parallel regions in this profile</p>`; return; }
     $("threads-legend").innerHTML = D.categories.map((c) => `<span class="swatch" style="background:${CATEGORY_COLOURS[c]}"></span>${CATEGORY_NAMES[c]}`).join("");
-    const W = 520, BAR = 14, LABEL = 56;
+    const BAR = 14, LABEL = 56, W = Math.max(200, (body.clientWidth || 600) - LABEL - 90);
     const parts = [];
     const records = D.breakdown.slice().sort((a, b) => sumRecord(b) - sumRecord(a));
     for (const rec of records.slice(0, 200)) {
