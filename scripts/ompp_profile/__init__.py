@@ -2,7 +2,8 @@
 """Read ompp's JSON profiles and derive views from them.
 
 Layering: ``reader`` turns a file into the ``model`` (plain dataclasses);
-``views`` are pure functions over the model that return text.  Nothing here
+``views`` are pure functions over the model that return text,
+``breakdown`` and ``html_report`` the data and page of ``ompp-view html``.  Nothing here
 imports at module level anything outside the standard library.
 """
 from .model import Node, Predecessor, Profile, Region, ThreadMetrics

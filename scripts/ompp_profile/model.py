@@ -27,6 +27,12 @@ class ThreadMetrics:
     visits: int
     inclusive_s: float
     exclusive_s: float
+    # The parts of the construct's time ompP's overhead analysis uses
+    # (docs/runtime.md "JSON profile"); 0 when the construct has none.
+    enter_s: float = 0.0
+    exit_s: float = 0.0
+    startup_s: float = 0.0
+    shutdown_s: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,10 @@ def read_profile(source: Union[str, Path, dict]) -> Profile:
                     visits=t["visits"],
                     inclusive_s=t["inclusive_s"],
                     exclusive_s=t["exclusive_s"],
+                    enter_s=t.get("enter_s", 0.0),
+                    exit_s=t.get("exit_s", 0.0),
+                    startup_s=t.get("startup_s", 0.0),
+                    shutdown_s=t.get("shutdown_s", 0.0),
                 )
                 for t in _require(raw, "threads", where)
             ],
