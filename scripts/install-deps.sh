@@ -11,6 +11,7 @@ packages=(
   python3 python3-matplotlib python3-pytest graphviz time
   opari2 libpomp2-dev
   dpkg-dev gdb
+  chromium
 )
 
 missing=()
