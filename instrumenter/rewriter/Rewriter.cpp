@@ -5,9 +5,30 @@
 #include "parse/Parse.h"
 #include "plan/Plan.h"
 
+#include "model/LineTable.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace ompp::instrument {
+
+namespace {
+
+/// Where the first OpenMP directive of the main file starts, if any
+/// (a directive from a macro: its line).
+std::optional<SourcePosition> firstDirective(const model::UnitModel &Unit) {
+  model::LineTable Lines(Unit.Text);
+  std::optional<SourcePosition> First;
+  for (const model::Directive &D : Unit.Directives) {
+    SourcePosition P = D.Pragma ? SourcePosition{Lines.line(D.Pragma->Begin),
+                                                 Lines.column(D.Pragma->Begin) + 1}
+                                : SourcePosition{D.Line, 1};
+    if (!First || std::pair(P.Line, P.Column) < std::pair(First->Line, First->Column))
+      First = P;
+  }
+  return First;
+}
+
+} // namespace
 
 std::vector<std::string> disableableFamilies() { return plan::familyNames(); }
 
@@ -58,6 +79,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   Result.Source = std::move(*Source);
   Result.NumRegions = Plan->Regions.size();
   Result.NumWarnings = Plan->NumWarnings;
+  Result.FirstDirective = firstDirective(*Unit);
   return Result;
 }
 
