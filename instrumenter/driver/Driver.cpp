@@ -60,16 +60,36 @@ std::string unitIdFor(const CompilerCommand &Command, const CompilerInput &Input
   return llvm::StringRef(llvm::toString(llvm::APInt(64, llvm::xxHash64(Key)), 36, false)).lower();
 }
 
-/// <TempDir>/<Ordinal>, created: one directory per input keeps equal file
-/// names apart (a/x.c, b/x.c).  Reports its error itself.
-std::optional<std::string> inputDirectory(llvm::StringRef TempDir, size_t Ordinal) {
+/// <TempDir>/<Name>, created: one directory per input (named by its
+/// ordinal) keeps equal file names apart (a/x.c, b/x.c).  Reports its error
+/// itself.
+std::optional<std::string> inputDirectory(llvm::StringRef TempDir, llvm::StringRef Name) {
   llvm::SmallString<256> Directory(TempDir);
-  path::append(Directory, std::to_string(Ordinal));
+  path::append(Directory, Name);
   if (std::error_code EC = fs::create_directories(Directory, true, fs::owner_all)) {
     reportError(fmt::format("cannot create {}: {}", Directory.str().str(), EC.message()));
     return std::nullopt;
   }
   return Directory.str().str();
+}
+
+/// Standard input, saved as <TempDir>/stdin/-.  Reports its error itself.
+std::optional<std::string> saveStandardInput(llvm::StringRef TempDir) {
+  auto Directory = inputDirectory(TempDir, "stdin");
+  if (!Directory)
+    return std::nullopt;
+  auto Text = llvm::MemoryBuffer::getSTDIN();
+  if (!Text) {
+    reportError(fmt::format("cannot read standard input: {}", Text.getError().message()));
+    return std::nullopt;
+  }
+  llvm::SmallString<256> Path(*Directory);
+  path::append(Path, "-");
+  if (llvm::Error E = writeFileAtomically(Path, (*Text)->getBuffer())) {
+    reportError(llvm::toString(std::move(E)));
+    return std::nullopt;
+  }
+  return Path.str().str();
 }
 
 } // namespace
@@ -240,7 +260,7 @@ llvm::Error Driver::checkInputs(const CompilerCommand &Command) const {
       return driverError(fmt::format("{}: building a precompiled header is not supported; "
                                      "compile it without ompp",
                                      Input.Path));
-    if (isInstrumentable(Input.Kind) && !fs::is_regular_file(Input.Path))
+    if (isInstrumentable(Input.Kind) && Input.Path != "-" && !fs::is_regular_file(Input.Path))
       return driverError(fmt::format("{}: no such file", Input.Path));
   }
   return llvm::Error::success();
@@ -277,8 +297,18 @@ llvm::Expected<instrument::RewriteResult> Driver::rewrite(const CompilerCommand 
 }
 
 std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Command,
-                                                       const CompilerInput &Input,
+                                                       const CompilerInput &Original,
                                                        llvm::StringRef TempDir, size_t Ordinal) {
+  // `-x c -` (configure scripts): standard input is read once, into a file
+  // named `-` (a path with a '/' is never stdin to the compiler, and `-`
+  // still gives the compiler's default output name, -.o).
+  CompilerInput Input = Original;
+  if (Input.Path == "-") {
+    auto Saved = saveStandardInput(TempDir);
+    if (!Saved)
+      return std::nullopt;
+    Input.Path = *Saved;
+  }
   auto Result = rewrite(Command, Input);
   if (!Result) {
     std::optional<Instrumented> Unchanged;
@@ -296,14 +326,14 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
               Input.Path, false,
               fmt::format("ompp-instrument: warning: {} is compiled unchanged, without "
                           "measurement: Clang cannot parse it ({})",
-                          Input.Path, First)};
+                          Original.Path, First)};
         });
     if (Rest)
       reportError(llvm::toString(std::move(Rest)));
     return Unchanged;
   }
   if (Result->AlreadyInstrumented) {
-    llvm::errs() << "ompp-instrument: note: " << Input.Path
+    llvm::errs() << "ompp-instrument: note: " << Original.Path
                  << " is already instrumented; compiling it unchanged\n";
     return Instrumented{Input.Path, false, ""};
   }
@@ -311,11 +341,11 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
     llvm::errs() << fmt::format("{}:{}:{}: warning: OpenMP directive, but the file is compiled "
                                 "without -fopenmp: the program will run serially (add -fopenmp to "
                                 "the compiler flags, e.g. CFLAGS/CXXFLAGS) [ompp]\n",
-                                Input.Path, Result->FirstDirective->Line,
+                                Original.Path, Result->FirstDirective->Line,
                                 Result->FirstDirective->Column);
   // The copy keeps the original's name, so the compiler derives the same
   // default output name (x.o) as it would from the original.
-  auto Directory = inputDirectory(TempDir, Ordinal);
+  auto Directory = inputDirectory(TempDir, std::to_string(Ordinal));
   if (!Directory)
     return std::nullopt;
   llvm::SmallString<256> Copy(*Directory);
@@ -456,7 +486,7 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
     auto Source = instrument(Command, Input, TempDir, Input.ArgIndex);
     if (!Source)
       return 1;
-    auto Directory = inputDirectory(TempDir, Input.ArgIndex);
+    auto Directory = inputDirectory(TempDir, std::to_string(Input.ArgIndex));
     if (!Directory)
       return 1;
     llvm::SmallString<256> Object(*Directory);
@@ -575,6 +605,12 @@ int Driver::emitSources(const CompilerCommand &Command, llvm::StringRef OutputPa
   if (OutputPath.empty() || OutputPath == "-") {
     llvm::outs() << Text;
     llvm::outs().flush();
+    if (llvm::outs().has_error()) {
+      std::string Message = llvm::outs().error().message();
+      llvm::outs().clear_error();
+      reportError(fmt::format("cannot write to standard output: {}", Message));
+      return 1;
+    }
     return 0;
   }
   if (llvm::Error E = writeFileAtomically(OutputPath, Text)) {
