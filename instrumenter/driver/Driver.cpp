@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <map>
 
 namespace ompp::driver {
@@ -434,6 +435,7 @@ Driver::runtimeLinkFlags(const CompilerCommand &Command) {
   // drop libompp from a program with no instrumented construct (then no
   // profile is written), and the OpenMP runtime from a program whose only
   // OpenMP calls are lock calls (renamed to libompp's POMP2_* wrappers).
+  assert(!Flags.empty() && "the POMP2 library is the last flag");
   Flags.insert(Flags.end() - 1, "-Wl,--push-state,--no-as-needed");
   if (auto OpenMP = openMPRuntime(Command))
     Flags.push_back("-l" + OpenMP->Name);
@@ -483,6 +485,8 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
   for (const CompilerInput &Input : Command.inputs()) {
     if (!isInstrumentable(Input.Kind))
       continue;
+    // The link line below puts the object where this argument was.
+    assert(Command.args()[Input.ArgIndex].ArgRole == CommandArg::Role::Input);
     auto Source = instrument(Command, Input, TempDir, Input.ArgIndex);
     if (!Source)
       return 1;

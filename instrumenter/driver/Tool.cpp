@@ -133,7 +133,13 @@ FILES
   <prefix>/lib/libompp.so     the measurement runtime linked by default
 )");
 
-std::string toolVersion() { return fmt::format("ompp-instrument (ompp) {}", OMPP_VERSION); }
+std::string toolVersion() {
+#ifdef NDEBUG
+  return fmt::format("ompp-instrument (ompp) {}", OMPP_VERSION);
+#else
+  return fmt::format("ompp-instrument (ompp) {}\n  built with assertions", OMPP_VERSION);
+#endif
+}
 
 } // namespace
 

@@ -17,6 +17,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -386,9 +387,16 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   tooling::ToolInvocation Invocation(std::move(CommandLine),
                                      std::make_unique<CollectAction>(Model), Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
-  if (!Invocation.run())
-    return llvm::make_error<FrontEndError>(File.str(), std::move(DiagnosticStream.str()));
-  return Model;
+  // Clang 16 itself crashes on some valid code (e.g. GCC's libgomp.c++/scan-14.C):
+  // that is a file Clang cannot parse, not a crash of the build.
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext Recovery;
+  bool Parsed = false;
+  if (!Recovery.RunSafely([&] { Parsed = Invocation.run(); }))
+    DiagnosticStream << File << ": error: Clang crashed while parsing this file\n";
+  else if (Parsed)
+    return Model;
+  return llvm::make_error<FrontEndError>(File.str(), std::move(DiagnosticStream.str()));
 }
 
 } // namespace ompp::instrument::parse
