@@ -6,11 +6,9 @@
 // _OPENMP).  The name is not enough: `cc` is either, and build systems
 // install compilers under any name.
 //
-// What depends on it: Clang 16 parses every source, but a file GCC accepts
-// and Clang cannot parse (GNU nested functions, GCC-only OpenMP syntax) is
-// compiled unchanged with a warning when the compiler is not Clang; with
-// Clang as the compiler the parse error is the user's error.  The parse sees
-// the _OPENMP value the real compiler defines.
+// What depends on it: Clang 16 parses every source; for another compiler the
+// parse sees the _OPENMP value that compiler defines (with the newest OpenMP
+// syntax Clang knows), and --verbose names the compiler.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OMPP_DRIVER_COMPILERIDENTITY_H

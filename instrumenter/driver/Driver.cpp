@@ -315,13 +315,11 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
     std::optional<Instrumented> Unchanged;
     llvm::Error Rest = llvm::handleErrors(
         Result.takeError(), [&](const instrument::FrontEndError &E) {
-          if (identity(Command).isClang()) {
-            llvm::errs() << E.diagnostics(); // the compiler's own errors, once
-            return;
-          }
-          // Clang 16 cannot parse what this compiler may accept (GNU nested
-          // functions, OpenMP syntax it lacks): the compiler decides.  If it
-          // rejects the file, its own diagnostics are the only ones shown.
+          // The compiler decides, on the original: a real error is reported
+          // once, in its own words (warnings and all), with its status and
+          // no output file; what only Clang 16 rejects (GNU nested functions
+          // or OpenMP syntax with GCC; OpenMP syntax compiled without
+          // -fopenmp) is compiled unchanged, with this warning afterwards.
           std::string First = E.firstError();
           Unchanged = Instrumented{
               Input.Path, false,

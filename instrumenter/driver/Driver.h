@@ -17,8 +17,9 @@
 //        --opari2-compatible also OPARI2's region registration (init step)
 //
 // The exit status is the first failing command's (or 0).  Nothing is written
-// into the source tree; a file that does not parse yields Clang's diagnostics
-// and no output.  The rewriting itself is a function passed in, so this layer
+// into the source tree.  A file Clang cannot parse is compiled unchanged: the
+// compiler's own diagnostics and status if it rejects it too, else one
+// warning.  The rewriting itself is a function passed in, so this layer
 // depends only on the rewriter's interface.
 //
 //===----------------------------------------------------------------------===//
