@@ -322,8 +322,8 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
           // -fopenmp) is compiled unchanged, with this warning afterwards.
           std::string First = E.firstError();
           Unchanged = Instrumented{
-              Input.Path, false,
-              fmt::format("ompp-instrument: warning: {} is compiled unchanged, without "
+              .Path = Input.Path,
+              .WarningAfterCompile = fmt::format("ompp-instrument: warning: {} is compiled unchanged, without "
                           "measurement: Clang cannot parse it ({})",
                           Original.Path, First)};
         });
@@ -334,7 +334,7 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
   if (Result->AlreadyInstrumented) {
     llvm::errs() << "ompp-instrument: note: " << Original.Path
                  << " is already instrumented; compiling it unchanged\n";
-    return Instrumented{Input.Path, false, ""};
+    return Instrumented{.Path = Input.Path};
   }
   if (Result->FirstDirective && !Command.enablesOpenMP())
     llvm::errs() << fmt::format("{}:{}:{}: warning: OpenMP directive, but the file is compiled "
@@ -353,7 +353,7 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
     reportError(llvm::toString(std::move(E)));
     return std::nullopt;
   }
-  return Instrumented{Copy.str().str(), true, ""};
+  return Instrumented{.Path = Copy.str().str(), .IsCopy = true, .QuoteDirs = Result->QuoteDirs};
 }
 
 std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &Input,
@@ -365,6 +365,10 @@ std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &I
     Flags.push_back(OriginalDir);
     Flags.push_back(fmt::format("-fdebug-prefix-map={}={}", path::parent_path(Copy.Path).str(),
                                 OriginalDir));
+    for (const std::string &Dir : Copy.QuoteDirs) {
+      Flags.push_back("-iquote");
+      Flags.push_back(Dir);
+    }
   }
   return Flags;
 }
@@ -382,7 +386,7 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
     if (Input.Kind == InputKind::LinkerInput)
       continue; // the compiler would ignore it too ("linker input unused")
     std::vector<std::string> Args;
-    Instrumented Source{Input.Path, false, ""};
+    Instrumented Source{.Path = Input.Path};
     if (isInstrumentable(Input.Kind)) {
       auto Copy = instrument(Command, Input, TempDir, Input.ArgIndex);
       if (!Copy)

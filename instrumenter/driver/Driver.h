@@ -73,6 +73,7 @@ private:
   struct Instrumented {
     std::string Path;        ///< what to compile: the rewritten copy, or the original
     bool IsCopy = false;     ///< Path is a rewritten copy in the temporary directory
+    std::vector<std::string> QuoteDirs; ///< `-iquote` directories the copy needs
     /// Printed once the compiler has accepted the file (a file compiled
     /// unchanged because Clang cannot parse it): if the compiler rejects it
     /// too, its own diagnostics say everything.

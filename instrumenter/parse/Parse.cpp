@@ -112,8 +112,37 @@ public:
     SourceLocation Include = SM.getIncludeLoc(SM.getFileID(Loc));
     while (Include.isValid() && !SM.isWrittenInMainFile(Include))
       Include = SM.getIncludeLoc(SM.getFileID(Include));
-    unsigned IncludeLine = Include.isValid() ? SM.getPresumedLineNumber(Include) : 0;
-    Out.HeaderPragmas.push_back({P.getFilename(), IncludeLine, P.getLine(), P.getLine(), 1});
+    model::HeaderDirectives H;
+    H.File = P.getFilename();
+    if (Include.isValid()) {
+      H.IncludeLine = SM.getPresumedLineNumber(Include);
+      H.IncludeOffset = SM.getFileOffset(SM.getExpansionLoc(Include));
+    }
+    H.FirstLine = H.LastLine = P.getLine();
+    H.Count = 1;
+    Out.HeaderPragmas.push_back(std::move(H));
+  }
+
+  /// The main file's includes of user headers: the rewriter may inline them.
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
+                          CharSourceRange FilenameRange, OptionalFileEntryRef File, StringRef,
+                          StringRef, const Module *, SrcMgr::CharacteristicKind FileType) override {
+    if (!File || FileType != SrcMgr::C_User || !HashLoc.isFileID() || !SM.isWrittenInMainFile(HashLoc))
+      return;
+    bool Invalid = false;
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID(), &Invalid);
+    if (Invalid)
+      return;
+    unsigned Begin = SM.getFileOffset(HashLoc);
+    unsigned End = SM.getFileOffset(SM.getExpansionLoc(FilenameRange.getEnd()));
+    End = std::min<size_t>(Buffer.find('\n', End), Buffer.size());
+    PresumedLoc P = SM.getPresumedLoc(HashLoc);
+    PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
+    if (P.isInvalid() || Main.isInvalid())
+      return;
+    bool OwnName = StringRef(P.getFilename()) == Main.getFilename();
+    Out.Includes.push_back({Span{Begin, End}, File->getName().str(), OwnName ? "" : P.getFilename(),
+                            P.getLine() + 1});
   }
 
 private:
@@ -272,8 +301,9 @@ private:
       PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
       if (P.isInvalid())
         return;
-      Presumed.push_back({P.getLine(), P.getFilename()});
-      Differs |= P.getLine() != Line || llvm::StringRef(P.getFilename()) != First.getFilename();
+      bool OwnName = llvm::StringRef(P.getFilename()) == First.getFilename();
+      Presumed.push_back({P.getLine(), OwnName ? "" : P.getFilename()});
+      Differs |= P.getLine() != Line || !OwnName;
     }
     if (Differs)
       Out.PresumedLines = std::move(Presumed);
@@ -370,7 +400,8 @@ std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) 
 }
 
 llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
-                                               llvm::ArrayRef<std::string> ClangArgs) {
+                                               llvm::ArrayRef<std::string> ClangArgs,
+                                               std::optional<llvm::StringRef> Text) {
   if (!llvm::sys::fs::exists(File))
     return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
                                    File.str().c_str());
@@ -382,8 +413,22 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   std::string Diagnostics;
   llvm::raw_string_ostream DiagnosticStream(Diagnostics);
   TextDiagnosticPrinter Printer(DiagnosticStream, new DiagnosticOptions);
+  // With Text, File's content is ompp's (headers inlined): an in-memory file
+  // of the same name over the real file system.  Its diagnostics are kept
+  // like any others, for the caller to drop.
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  if (Text) {
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    Memory->addFile(Absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*Text, Absolute));
+    Overlay->pushOverlay(Memory);
+    llvm::SmallString<256> WorkingDirectory;
+    llvm::sys::fs::current_path(WorkingDirectory);
+    Overlay->setCurrentWorkingDirectory(WorkingDirectory);
+  }
   model::UnitModel Model;
-  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FileSystemOptions()));
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FileSystemOptions(), Overlay));
   tooling::ToolInvocation Invocation(std::move(CommandLine),
                                      std::make_unique<CollectAction>(Model), Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
@@ -393,7 +438,7 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   llvm::CrashRecoveryContext Recovery;
   bool Parsed = false;
   if (!Recovery.RunSafely([&] { Parsed = Invocation.run(); }))
-    DiagnosticStream << File << ": error: Clang crashed while parsing this file\n";
+    DiagnosticStream << File << ": error: an internal error of Clang 16 while parsing this file\n";
   else if (Parsed)
     return Model;
   return llvm::make_error<FrontEndError>(File.str(), std::move(DiagnosticStream.str()));

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,12 @@ private:
 };
 
 /// Parses File.  Fails on any error, with a FrontEndError holding Clang's
-/// diagnostics (nothing is printed).
+/// diagnostics (nothing is printed).  With Text, parses that text as if it
+/// were File's content (same name and directory, so its quoted includes
+/// resolve as File's would).
 llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
-                                               llvm::ArrayRef<std::string> ClangArgs);
+                                               llvm::ArrayRef<std::string> ClangArgs,
+                                               std::optional<llvm::StringRef> Text = std::nullopt);
 
 } // namespace ompp::instrument::parse
 

@@ -45,7 +45,7 @@ std::string ctcString(const Region &R, llvm::StringRef FileName) {
   if (!isWrittenRegionType(R.Type))
     llvm::report_fatal_error(llvm::Twine("internal error: regionType '") + R.Type +
                              "' is not a written row of <pomp2/ompp_regions.def>");
-  std::string File = ctcFileName(FileName);
+  std::string File = ctcFileName(R.File.empty() ? FileName : llvm::StringRef(R.File));
   std::string Body = "*regionType=" + R.Type + "*sscl=" + File + ":" +
                      std::to_string(R.Line) + ":" + std::to_string(R.LineEnd) +
                      "*escl=" + File + ":" + std::to_string(R.EndLine) + ":" +

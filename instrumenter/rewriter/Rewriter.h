@@ -43,6 +43,8 @@ struct RewriteResult {
   unsigned NumWarnings = 0;
   bool AlreadyInstrumented = false; // input was ompp output: Source is the input unchanged
   std::optional<SourcePosition> FirstDirective; // of the OpenMP directives in the main file
+  std::vector<std::string> QuoteDirs; // compile Source with `-iquote` for each (headers inlined
+                                      // into it include their neighbours)
 };
 
 /// The first line of every rewritten file; an input with this line anywhere

@@ -1,13 +1,10 @@
 // OpenMP directives compiled without -fopenmp (a Makefile that picks flags
 // by the compiler's name): a warning at the first directive says the
 // program will run serially and names the flag to add.
-// (gcc only for now: without -fopenmp, clang rejects the instrumented code's
-// undeclared omp_get_max_threads; the injected declarations are emit's.)
-// DRIVER_COMPILERS: gcc
 // DRIVER_ARGS: -- {cc} -O1 -c {src}
 // DRIVER_EXISTS: missing_fopenmp_warns.o
 // DRIVER_NOT_STDERR: run serially[\s\S]*run serially
-// DRIVER_STDERR: ^\S*missing_fopenmp_warns\.c:13:1: warning: .*without -fopenmp: the program will run serially \(add -fopenmp
+// DRIVER_STDERR: ^\S*missing_fopenmp_warns\.c:10:1: warning: .*without -fopenmp: the program will run serially \(add -fopenmp
 int f(int n) {
   int s = 0;
 #pragma omp parallel for reduction(+ : s)
