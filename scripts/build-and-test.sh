@@ -12,7 +12,9 @@ jobs=$(nproc)
 for preset in default asan tsan; do
   echo "=== ompp: preset ${preset} ==="
   corpus=()
-  [ "${preset}" = default ] && corpus=(-DOMPP_CORPUS_TESTS=ON)
+  # The default preset's instrumenter is an assertion build here (no extra
+  # build: the same objects, with assert/llvm_unreachable and LLVM's checks).
+  [ "${preset}" = default ] && corpus=(-DOMPP_CORPUS_TESTS=ON -DOMPP_ASSERTIONS=ON)
   cmake --preset "${preset}" "${corpus[@]}" >/dev/null
   cmake --build --preset "${preset}" -j "${jobs}"
   ctest --preset "${preset}" -j "${jobs}"

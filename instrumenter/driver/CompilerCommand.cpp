@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+
 namespace ompp::driver {
 
 namespace opts = clang::driver::options;
@@ -130,6 +132,7 @@ llvm::Expected<CompilerCommand> CompilerCommand::parse(llvm::ArrayRef<std::strin
     const Arg &A = *InOrder[I];
     size_t Begin = A.getIndex();
     size_t End = I + 1 < InOrder.size() ? InOrder[I + 1]->getIndex() : Words.size();
+    assert(Begin < End && End <= Words.size() && "each argument has its own argv words");
     CommandArg Entry;
     Entry.ArgRole = roleOf(A);
     Entry.OptionID = A.getOption().getID();

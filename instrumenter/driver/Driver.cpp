@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -19,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <map>
 
 namespace ompp::driver {
@@ -59,6 +61,38 @@ std::string unitIdFor(const CompilerCommand &Command, const CompilerInput &Input
   return llvm::StringRef(llvm::toString(llvm::APInt(64, llvm::xxHash64(Key)), 36, false)).lower();
 }
 
+/// <TempDir>/<Name>, created: one directory per input (named by its
+/// ordinal) keeps equal file names apart (a/x.c, b/x.c).  Reports its error
+/// itself.
+std::optional<std::string> inputDirectory(llvm::StringRef TempDir, llvm::StringRef Name) {
+  llvm::SmallString<256> Directory(TempDir);
+  path::append(Directory, Name);
+  if (std::error_code EC = fs::create_directories(Directory, true, fs::owner_all)) {
+    reportError(fmt::format("cannot create {}: {}", Directory.str().str(), EC.message()));
+    return std::nullopt;
+  }
+  return Directory.str().str();
+}
+
+/// Standard input, saved as <TempDir>/stdin/-.  Reports its error itself.
+std::optional<std::string> saveStandardInput(llvm::StringRef TempDir) {
+  auto Directory = inputDirectory(TempDir, "stdin");
+  if (!Directory)
+    return std::nullopt;
+  auto Text = llvm::MemoryBuffer::getSTDIN();
+  if (!Text) {
+    reportError(fmt::format("cannot read standard input: {}", Text.getError().message()));
+    return std::nullopt;
+  }
+  llvm::SmallString<256> Path(*Directory);
+  path::append(Path, "-");
+  if (llvm::Error E = writeFileAtomically(Path, (*Text)->getBuffer())) {
+    reportError(llvm::toString(std::move(E)));
+    return std::nullopt;
+  }
+  return Path.str().str();
+}
+
 } // namespace
 
 void reportError(llvm::StringRef Message) {
@@ -91,16 +125,101 @@ llvm::Error replaceInDependencyFile(llvm::StringRef DependencyFile, llvm::String
   return writeFileAtomically(DependencyFile, Fixed);
 }
 
-int Driver::run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args) {
+std::optional<std::string> Driver::compilerPath(llvm::StringRef Program) {
   if (CompilerPath.empty()) {
     if (Program.contains('/')) {
       CompilerPath = Program.str();
     } else if (auto Found = llvm::sys::findProgramByName(Program)) {
       CompilerPath = *Found;
     } else {
-      reportError(fmt::format("compiler '{}' not found in PATH", Program.str()));
-      return 127;
+      return std::nullopt;
     }
+  }
+  return CompilerPath;
+}
+
+std::optional<std::string> Driver::captureOutput(const CompilerCommand &Command,
+                                                 llvm::ArrayRef<std::string> Args, bool Stderr) {
+  auto Path = compilerPath(Command.compiler());
+  if (!Path)
+    return std::nullopt;
+  llvm::SmallString<128> Output;
+  if (fs::createTemporaryFile("ompp-instrument-probe", "txt", Output))
+    return std::nullopt;
+  llvm::FileRemover RemoveOutput(Output);
+  std::vector<llvm::StringRef> Argv{Command.compiler()};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
+                                                Stderr ? llvm::StringRef("") : Output.str(),
+                                                Stderr ? Output.str() : llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(*Path, Argv, std::nullopt, Redirects) != 0)
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(Output, /*IsText=*/true);
+  if (!Buffer)
+    return std::nullopt;
+  return (*Buffer)->getBuffer().str();
+}
+
+const CompilerIdentity &Driver::identity(const CompilerCommand &Command) {
+  if (!Identity) {
+    auto Macros = captureOutput(Command, {"-fopenmp", "-dM", "-E", "-x", "c", "/dev/null"},
+                                /*Stderr=*/false);
+    Identity = identityFromMacros(Macros.value_or(""));
+  }
+  return *Identity;
+}
+
+std::optional<Driver::OpenMPRuntime> Driver::openMPRuntime(const CompilerCommand &Command) {
+  std::string OpenMPFlag = "-fopenmp";
+  for (const CommandArg &A : Command.args())
+    if (A.OptionID == opts::OPT_fopenmp_EQ)
+      OpenMPFlag = A.Words.front();
+  auto Plan = captureOutput(Command, {"-###", OpenMPFlag, "-x", "c", "/dev/null", "-o", "/dev/null"},
+                            /*Stderr=*/true);
+  if (!Plan)
+    return std::nullopt;
+  // The link line names it (-lgomp: GCC, clang -fopenmp=libgomp; -lomp;
+  // -liomp5) and the directories it is looked up in (-L...).
+  llvm::SmallVector<llvm::StringRef> Words;
+  llvm::SplitString(*Plan, Words, " \t\n\"");
+  std::optional<OpenMPRuntime> Found;
+  for (llvm::StringRef Word : Words)
+    if (Word == "-lgomp" || Word == "-lomp" || Word == "-liomp5")
+      Found = OpenMPRuntime{Word.drop_front(2).str(), ""};
+  if (!Found)
+    return std::nullopt;
+  for (llvm::StringRef Word : Words) {
+    llvm::SmallString<256> File;
+    if (Word.consume_front("-L"))
+      path::append(File, Word, "lib" + Found->Name + ".so");
+    if (!File.empty() && fs::exists(File)) {
+      Found->File = absolutePath(File);
+      break;
+    }
+  }
+  return Found;
+}
+
+void Driver::describeCompiler(const CompilerCommand &Command) {
+  auto Path = compilerPath(Command.compiler());
+  if (!Path)
+    return;
+  const CompilerIdentity &Id = identity(Command);
+  std::string Runtime = "none found";
+  if (auto Library = openMPRuntime(Command))
+    Runtime = fmt::format("lib{} ({})", Library->Name,
+                          Library->File.empty() ? "not found in the link directories" : Library->File);
+  llvm::errs() << fmt::format("ompp-instrument: compiler: {} ({}{}{}, _OPENMP {}); OpenMP "
+                              "runtime: {}\n",
+                              *Path, Id.familyName().str(), Id.Version.empty() ? "" : " ",
+                              Id.Version, Id.OpenMPDate.empty() ? "undefined" : Id.OpenMPDate,
+                              Runtime);
+}
+
+int Driver::run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args) {
+  if (!compilerPath(Program)) {
+    reportError(fmt::format("compiler '{}' not found in PATH", Program.str()));
+    return 127;
   }
   std::vector<llvm::StringRef> Argv{Program};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
@@ -142,15 +261,34 @@ llvm::Error Driver::checkInputs(const CompilerCommand &Command) const {
       return driverError(fmt::format("{}: building a precompiled header is not supported; "
                                      "compile it without ompp",
                                      Input.Path));
-    if (isInstrumentable(Input.Kind) && !fs::is_regular_file(Input.Path))
+    if (isInstrumentable(Input.Kind) && Input.Path != "-" && !fs::is_regular_file(Input.Path))
       return driverError(fmt::format("{}: no such file", Input.Path));
   }
   return llvm::Error::success();
 }
 
+std::vector<std::string> Driver::parseFlags(const CompilerCommand &Command,
+                                            const CompilerInput &Input) {
+  std::vector<std::string> Flags = Command.clangParseFlags(Input);
+  const CompilerIdentity &Id = identity(Command);
+  if (Id.isClang() || Id.OpenMPDate.empty())
+    return Flags; // as the compiler parses it, -fopenmp-version=... included
+  // The source must see the _OPENMP of the compiler that compiles it
+  // (`#if _OPENMP >= 201811` picks the same branch).  The syntax, though,
+  // is not that date's: GCC 12 says 201511 (4.5) but accepts most of 5.0
+  // and 5.1 (inscan, task reductions, depobj, iterators, ...), which Clang
+  // rejects under -fopenmp-version=45.  So Clang parses with the newest
+  // version it implements, unless the flags name one.
+  Flags.push_back("-U_OPENMP");
+  Flags.push_back("-D_OPENMP=" + Id.OpenMPDate);
+  if (!Command.hasArg(opts::OPT_fopenmp_version_EQ))
+    Flags.push_back("-fopenmp-version=51");
+  return Flags;
+}
+
 llvm::Expected<instrument::RewriteResult> Driver::rewrite(const CompilerCommand &Command,
                                                           const CompilerInput &Input) {
-  std::vector<std::string> Flags = Command.clangParseFlags(Input);
+  std::vector<std::string> Flags = parseFlags(Command, Input);
   instrument::RewriteOptions ForInput = Options.Rewrite;
   if (ForInput.UnitId.empty())
     ForInput.UnitId = unitIdFor(Command, Input);
@@ -159,28 +297,63 @@ llvm::Expected<instrument::RewriteResult> Driver::rewrite(const CompilerCommand 
   return Rewrite(Input.Path, Flags, ForInput);
 }
 
-llvm::Expected<Driver::Instrumented> Driver::instrument(const CompilerCommand &Command,
-                                                        const CompilerInput &Input,
-                                                        llvm::StringRef TempDir, size_t Ordinal) {
-  auto Result = rewrite(Command, Input);
-  if (!Result)
-    return Result.takeError();
-  if (Result->AlreadyInstrumented) {
-    llvm::errs() << "ompp-instrument: note: " << Input.Path
-                 << " is already instrumented; compiling it unchanged\n";
-    return Instrumented{Input.Path, false};
+std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Command,
+                                                       const CompilerInput &Original,
+                                                       llvm::StringRef TempDir, size_t Ordinal) {
+  // `-x c -` (configure scripts): standard input is read once, into a file
+  // named `-` (a path with a '/' is never stdin to the compiler, and `-`
+  // still gives the compiler's default output name, -.o).
+  CompilerInput Input = Original;
+  if (Input.Path == "-") {
+    auto Saved = saveStandardInput(TempDir);
+    if (!Saved)
+      return std::nullopt;
+    Input.Path = *Saved;
   }
-  // One subdirectory per input keeps equal file names apart (a/x.c, b/x.c)
-  // while the copy keeps the original's name, so the compiler derives the
-  // same default output name (x.o) as it would from the original.
-  llvm::SmallString<256> Copy(TempDir);
-  path::append(Copy, std::to_string(Ordinal));
-  if (std::error_code EC = fs::create_directories(Copy, true, fs::owner_all))
-    return driverError(fmt::format("cannot create {}: {}", Copy.str().str(), EC.message()));
+  auto Result = rewrite(Command, Input);
+  if (!Result) {
+    std::optional<Instrumented> Unchanged;
+    llvm::Error Rest = llvm::handleErrors(
+        Result.takeError(), [&](const instrument::FrontEndError &E) {
+          // The compiler decides, on the original: a real error is reported
+          // once, in its own words (warnings and all), with its status and
+          // no output file; what only Clang 16 rejects (GNU nested functions
+          // or OpenMP syntax with GCC; OpenMP syntax compiled without
+          // -fopenmp) is compiled unchanged, with this warning afterwards.
+          std::string First = E.firstError();
+          Unchanged = Instrumented{
+              .Path = Input.Path,
+              .WarningAfterCompile = fmt::format("ompp-instrument: warning: {} is compiled unchanged, without "
+                          "measurement: Clang cannot parse it ({})",
+                          Original.Path, First)};
+        });
+    if (Rest)
+      reportError(llvm::toString(std::move(Rest)));
+    return Unchanged;
+  }
+  if (Result->AlreadyInstrumented) {
+    llvm::errs() << "ompp-instrument: note: " << Original.Path
+                 << " is already instrumented; compiling it unchanged\n";
+    return Instrumented{.Path = Input.Path};
+  }
+  if (Result->FirstDirective && !Command.enablesOpenMP())
+    llvm::errs() << fmt::format("{}:{}:{}: warning: OpenMP directive, but the file is compiled "
+                                "without -fopenmp: the program will run serially (add -fopenmp to "
+                                "the compiler flags, e.g. CFLAGS/CXXFLAGS) [ompp]\n",
+                                Original.Path, Result->FirstDirective->Line,
+                                Result->FirstDirective->Column);
+  // The copy keeps the original's name, so the compiler derives the same
+  // default output name (x.o) as it would from the original.
+  auto Directory = inputDirectory(TempDir, std::to_string(Ordinal));
+  if (!Directory)
+    return std::nullopt;
+  llvm::SmallString<256> Copy(*Directory);
   path::append(Copy, path::filename(Input.Path));
-  if (llvm::Error E = writeFileAtomically(Copy, Result->Source))
-    return E;
-  return Instrumented{Copy.str().str(), true, Result->QuoteDirs};
+  if (llvm::Error E = writeFileAtomically(Copy, Result->Source)) {
+    reportError(llvm::toString(std::move(E)));
+    return std::nullopt;
+  }
+  return Instrumented{.Path = Copy.str().str(), .IsCopy = true, .QuoteDirs = Result->QuoteDirs};
 }
 
 std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &Input,
@@ -213,13 +386,11 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
     if (Input.Kind == InputKind::LinkerInput)
       continue; // the compiler would ignore it too ("linker input unused")
     std::vector<std::string> Args;
-    Instrumented Source{Input.Path, false};
+    Instrumented Source{.Path = Input.Path};
     if (isInstrumentable(Input.Kind)) {
       auto Copy = instrument(Command, Input, TempDir, Input.ArgIndex);
-      if (!Copy) {
-        reportError(llvm::toString(Copy.takeError()));
+      if (!Copy)
         return 1;
-      }
       Source = *Copy;
       Args = instrumentedCompileFlags(Input, Source);
     }
@@ -231,6 +402,8 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
       llvm::append_range(Args, std::vector<std::string>{"-o", *Command.output()});
     if (int Status = run(Command.compiler(), Args))
       return Status;
+    if (!Source.WarningAfterCompile.empty())
+      llvm::errs() << Source.WarningAfterCompile << "\n";
     if (Source.IsCopy && Command.writesDependencyFile())
       if (llvm::Error E = replaceInDependencyFile(dependencyFileOf(Command, Input), Source.Path,
                                                   Input.Path)) {
@@ -241,21 +414,35 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
   return 0;
 }
 
-llvm::Expected<std::vector<std::string>> Driver::runtimeLinkFlags() const {
+llvm::Expected<std::vector<std::string>>
+Driver::runtimeLinkFlags(const CompilerCommand &Command) {
   if (Options.RuntimeLibrary == "none")
     return std::vector<std::string>{};
+  std::vector<std::string> Flags;
   if (!Options.RuntimeLibrary.empty()) {
     if (!fs::exists(Options.RuntimeLibrary))
       return driverError(fmt::format("POMP2 library {} not found", Options.RuntimeLibrary));
-    return std::vector<std::string>{Options.RuntimeLibrary};
+    Flags.push_back(Options.RuntimeLibrary);
+  } else {
+    const InstallPrefix &Prefix = Options.Prefix;
+    if (!fs::exists(Prefix.RuntimeLibrary))
+      return driverError(fmt::format("the ompp runtime {} is missing (build target 'ompp', or "
+                                     "pass --runtime-library=<POMP2 library>)",
+                                     Prefix.RuntimeLibrary));
+    llvm::append_range(Flags, std::vector<std::string>{"-L" + Prefix.LibraryDir,
+                                                       "-Wl,-rpath," + Prefix.LibraryDir,
+                                                       "-lompp"});
   }
-  const InstallPrefix &Prefix = Options.Prefix;
-  if (!fs::exists(Prefix.RuntimeLibrary))
-    return driverError(fmt::format("the ompp runtime {} is missing (build target 'ompp', or pass "
-                                   "--runtime-library=<POMP2 library>)",
-                                   Prefix.RuntimeLibrary));
-  return std::vector<std::string>{"-L" + Prefix.LibraryDir, "-Wl,-rpath," + Prefix.LibraryDir,
-                                  "-lompp"};
+  // Linkers that default to --as-needed (GCC's on Debian and Ubuntu) would
+  // drop libompp from a program with no instrumented construct (then no
+  // profile is written), and the OpenMP runtime from a program whose only
+  // OpenMP calls are lock calls (renamed to libompp's POMP2_* wrappers).
+  assert(!Flags.empty() && "the POMP2 library is the last flag");
+  Flags.insert(Flags.end() - 1, "-Wl,--push-state,--no-as-needed");
+  if (auto OpenMP = openMPRuntime(Command))
+    Flags.push_back("-l" + OpenMP->Name);
+  Flags.push_back("-Wl,--pop-state");
+  return Flags;
 }
 
 llvm::Expected<std::string>
@@ -289,7 +476,7 @@ Driver::registrationObject(const CompilerCommand &Command, llvm::StringRef TempD
 }
 
 int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir) {
-  auto RuntimeFlags = runtimeLinkFlags();
+  auto RuntimeFlags = runtimeLinkFlags(Command);
   if (!RuntimeFlags) {
     reportError(llvm::toString(RuntimeFlags.takeError()));
     return 1;
@@ -300,13 +487,16 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
   for (const CompilerInput &Input : Command.inputs()) {
     if (!isInstrumentable(Input.Kind))
       continue;
+    // The link line below puts the object where this argument was.
+    assert(Command.args()[Input.ArgIndex].ArgRole == CommandArg::Role::Input);
     auto Source = instrument(Command, Input, TempDir, Input.ArgIndex);
-    if (!Source) {
-      reportError(llvm::toString(Source.takeError()));
+    if (!Source)
       return 1;
-    }
-    llvm::SmallString<256> Object(TempDir);
-    path::append(Object, std::to_string(Input.ArgIndex), path::stem(Input.Path));
+    auto Directory = inputDirectory(TempDir, std::to_string(Input.ArgIndex));
+    if (!Directory)
+      return 1;
+    llvm::SmallString<256> Object(*Directory);
+    path::append(Object, path::stem(Input.Path));
     Object += ".o";
     std::vector<std::string> Args = instrumentedCompileFlags(Input, *Source);
     llvm::append_range(Args, CompileFlags);
@@ -315,6 +505,8 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
     llvm::append_range(Args, std::vector<std::string>{"-c", Source->Path, "-o", Object.str().str()});
     if (int Status = run(Command.compiler(), Args))
       return Status;
+    if (!Source->WarningAfterCompile.empty())
+      llvm::errs() << Source->WarningAfterCompile << "\n";
     Objects[Input.ArgIndex] = Object.str().str();
   }
 
@@ -375,6 +567,8 @@ int Driver::build(const CompilerCommand &Command) {
     Temp->keep();
     llvm::errs() << "ompp-instrument: keeping temporary files in " << Temp->path() << "\n";
   }
+  if (Options.Verbose)
+    describeCompiler(Command);
   if (Command.mode() == CommandMode::Link)
     return compileAndLink(Command, Temp->path());
   return compileEach(Command, Temp->path());
@@ -405,7 +599,11 @@ int Driver::emitSources(const CompilerCommand &Command, llvm::StringRef OutputPa
     }
     auto Result = rewrite(Command, *Input);
     if (!Result) {
-      reportError(llvm::toString(Result.takeError()));
+      llvm::Error Rest = llvm::handleErrors(
+          Result.takeError(),
+          [](const instrument::FrontEndError &E) { llvm::errs() << E.diagnostics(); });
+      if (Rest)
+        reportError(llvm::toString(std::move(Rest)));
       return 1;
     }
     Text += Result->Source;
@@ -413,6 +611,12 @@ int Driver::emitSources(const CompilerCommand &Command, llvm::StringRef OutputPa
   if (OutputPath.empty() || OutputPath == "-") {
     llvm::outs() << Text;
     llvm::outs().flush();
+    if (llvm::outs().has_error()) {
+      std::string Message = llvm::outs().error().message();
+      llvm::outs().clear_error();
+      reportError(fmt::format("cannot write to standard output: {}", Message));
+      return 1;
+    }
     return 0;
   }
   if (llvm::Error E = writeFileAtomically(OutputPath, Text)) {

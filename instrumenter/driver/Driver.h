@@ -17,8 +17,9 @@
 //        --opari2-compatible also OPARI2's region registration (init step)
 //
 // The exit status is the first failing command's (or 0).  Nothing is written
-// into the source tree; a file that does not parse yields Clang's diagnostics
-// and no output.  The rewriting itself is a function passed in, so this layer
+// into the source tree.  A file Clang cannot parse is compiled unchanged: the
+// compiler's own diagnostics and status if it rejects it too, else one
+// warning.  The rewriting itself is a function passed in, so this layer
 // depends only on the rewriter's interface.
 //
 //===----------------------------------------------------------------------===//
@@ -26,12 +27,14 @@
 #define OMPP_DRIVER_DRIVER_H
 
 #include "CompilerCommand.h"
+#include "CompilerIdentity.h"
 #include "InstallPrefix.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,13 +74,33 @@ private:
     std::string Path;        ///< what to compile: the rewritten copy, or the original
     bool IsCopy = false;     ///< Path is a rewritten copy in the temporary directory
     std::vector<std::string> QuoteDirs; ///< `-iquote` directories the copy needs
+    /// Printed once the compiler has accepted the file (a file compiled
+    /// unchanged because Clang cannot parse it): if the compiler rejects it
+    /// too, its own diagnostics say everything.
+    std::string WarningAfterCompile;
   };
 
+  /// The compiler of \p Command (probed once): Clang or not, its _OPENMP.
+  const CompilerIdentity &identity(const CompilerCommand &Command);
+  struct OpenMPRuntime {
+    std::string Name; ///< "gomp", "omp" or "iomp5" (as in -l<Name>)
+    std::string File; ///< lib<Name>.so in the link directories ("": not found)
+  };
+  /// The OpenMP runtime a link with \p Command's OpenMP flag uses, as the
+  /// compiler's own `-###` says.
+  std::optional<OpenMPRuntime> openMPRuntime(const CompilerCommand &Command);
+  /// --verbose: which compiler and which OpenMP runtime are used.
+  void describeCompiler(const CompilerCommand &Command);
+  /// The flags Clang parses \p Input with: the compile flags, and for
+  /// another compiler its _OPENMP.
+  std::vector<std::string> parseFlags(const CompilerCommand &Command, const CompilerInput &Input);
   llvm::Expected<instrument::RewriteResult> rewrite(const CompilerCommand &Command,
                                                     const CompilerInput &Input);
-  llvm::Expected<Instrumented> instrument(const CompilerCommand &Command,
-                                          const CompilerInput &Input, llvm::StringRef TempDir,
-                                          size_t Ordinal);
+  /// Rewrites \p Input into \p TempDir; what to compile instead of it.
+  /// Reports its errors itself: nullopt means the command has failed.
+  std::optional<Instrumented> instrument(const CompilerCommand &Command,
+                                         const CompilerInput &Input, llvm::StringRef TempDir,
+                                         size_t Ordinal);
   int compileEach(const CompilerCommand &Command, llvm::StringRef TempDir);
   int compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir);
   /// --opari2-compatible links: OPARI2's init step over the link inputs,
@@ -90,7 +113,12 @@ private:
   /// includes, debug info naming the original directory).
   std::vector<std::string> instrumentedCompileFlags(const CompilerInput &Input,
                                                     const Instrumented &Copy) const;
-  llvm::Expected<std::vector<std::string>> runtimeLinkFlags() const;
+  llvm::Expected<std::vector<std::string>> runtimeLinkFlags(const CompilerCommand &Command);
+  /// The compiler's path (PATH searched once); nullopt if not found.
+  std::optional<std::string> compilerPath(llvm::StringRef Program);
+  /// Runs the compiler with \p Args; its stdout (or stderr) if it succeeds.
+  std::optional<std::string> captureOutput(const CompilerCommand &Command,
+                                           llvm::ArrayRef<std::string> Args, bool Stderr);
   int run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args);
   int runOriginal(const CompilerCommand &Command);
   llvm::Error checkInputs(const CompilerCommand &Command) const;
@@ -98,6 +126,7 @@ private:
   DriverOptions Options;
   RewriteFunction Rewrite;
   std::string CompilerPath; ///< resolved on first use
+  std::optional<CompilerIdentity> Identity; ///< probed on first use
 };
 
 /// Prints "ompp-instrument: error: <Message>" to stderr.

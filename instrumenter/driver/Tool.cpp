@@ -115,10 +115,10 @@ ENVIRONMENT
   TMPDIR                     where the private temporary directory is made
 
 EXIT STATUS
-  The status of the first compiler command that fails, else 0.  1 for a file
-  that does not parse (Clang's diagnostics are printed, no output is written),
-  a missing input, a refused input or an unknown option; 127 if the compiler
-  is not found.
+  The status of the first compiler command that fails, else 0.  A file Clang
+  cannot parse is compiled unchanged: if the compiler rejects it too, its own
+  diagnostics and status; else one warning.  1 for a missing input, a refused
+  input or an unknown option; 127 if the compiler is not found.
 
 EXAMPLES
   ompp-instrument -- clang++-16 -fopenmp -O2 -c solver.cpp -o solver.o
@@ -133,7 +133,13 @@ FILES
   <prefix>/lib/libompp.so     the measurement runtime linked by default
 )");
 
-std::string toolVersion() { return fmt::format("ompp-instrument (ompp) {}", OMPP_VERSION); }
+std::string toolVersion() {
+#ifdef NDEBUG
+  return fmt::format("ompp-instrument (ompp) {}", OMPP_VERSION);
+#else
+  return fmt::format("ompp-instrument (ompp) {}\n  built with assertions", OMPP_VERSION);
+#endif
+}
 
 } // namespace
 

@@ -10,13 +10,14 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -317,6 +318,10 @@ public:
   explicit CollectAction(model::UnitModel &Out) : Out(Out) {}
   bool BeginInvocation(CompilerInstance &CI) override {
     CI.getFrontendOpts().SkipFunctionBodies = true;
+    // Without carets the front end does not print "N errors generated."
+    // straight to stderr: the diagnostics are the caller's to show or not
+    // (they go to the parse's own consumer, with its own options).
+    CI.getDiagnosticOpts().ShowCarets = false;
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
@@ -325,15 +330,6 @@ public:
         std::make_unique<HeaderPragmaRecorder>(Out, CI.getSourceManager()));
     return std::make_unique<CollectConsumer>(Out, CI.getSourceManager());
   }
-
-private:
-  model::UnitModel &Out;
-};
-
-class CollectFactory : public tooling::FrontendActionFactory {
-public:
-  explicit CollectFactory(model::UnitModel &Out) : Out(Out) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<CollectAction>(Out); }
 
 private:
   model::UnitModel &Out;
@@ -360,13 +356,35 @@ std::optional<std::string> pomp2IncludeDir() {
 
 } // namespace
 
+char FrontEndError::ID;
+
+std::string FrontEndError::firstError() const {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Diagnostics).split(Lines, '\n');
+  for (llvm::StringRef Line : Lines)
+    if (Line.contains(": error: ") || Line.contains(": fatal error: ") ||
+        Line.startswith("error: "))
+      return Line.str();
+  return File + ": the compiler front end reported errors";
+}
+
+void FrontEndError::log(llvm::raw_ostream &OS) const {
+  OS << File << ": not instrumented: " << firstError();
+}
+
+std::error_code FrontEndError::convertToErrorCode() const {
+  return std::make_error_code(std::errc::invalid_argument);
+}
+
 std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) {
   std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());
   auto Has = [&](llvm::StringRef Prefix) {
     return llvm::any_of(Args, [&](const std::string &A) { return llvm::StringRef(A).startswith(Prefix); });
   };
-  if (!Has("-fopenmp"))
-    Args.push_back("-fopenmp");
+  // The directives are parsed even where the compile ignores them (no
+  // -fopenmp: the driver warns), and -fopenmp-simd or -fopenmp-version=
+  // do not turn OpenMP on.
+  Args.push_back("-fopenmp");
   if (!Has("-resource-dir"))
     Args.push_back("-resource-dir=" + resourceDir());
   // Sources may include <pomp2/pomp2_user.h>: find it in the tool's own
@@ -387,27 +405,43 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   if (!llvm::sys::fs::exists(File))
     return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
                                    File.str().c_str());
-  std::vector<std::string> Args = parserArguments(ClangArgs);
-  if (Text)
-    Args.push_back("-fno-caret-diagnostics"); // no "N errors generated." either
-  tooling::FixedCompilationDatabase Db(".", Args);
-  tooling::ClangTool Tool(Db, {File.str()});
-  // Text is ompp's, not the user's: a failure to parse it is ompp's to
-  // handle, and Clang's messages about it would only mislead.  (The base
-  // consumer prints nothing but still counts errors, which fail the run.)
-  DiagnosticConsumer Quiet;
+  // A ToolInvocation, not a ClangTool: ClangTool makes the file name
+  // "native", which on POSIX turns a '\\' in it into '/'.
+  std::vector<std::string> CommandLine{"ompp-instrument"};
+  llvm::append_range(CommandLine, parserArguments(ClangArgs));
+  llvm::append_range(CommandLine, std::vector<std::string>{"-fsyntax-only", File.str()});
+  std::string Diagnostics;
+  llvm::raw_string_ostream DiagnosticStream(Diagnostics);
+  TextDiagnosticPrinter Printer(DiagnosticStream, new DiagnosticOptions);
+  // With Text, File's content is ompp's (headers inlined): an in-memory file
+  // of the same name over the real file system.  Its diagnostics are kept
+  // like any others, for the caller to drop.
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   if (Text) {
-    Tool.mapVirtualFile(File, *Text);
-    Tool.setDiagnosticConsumer(&Quiet);
-    Tool.setPrintErrorMessage(false);
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    Memory->addFile(Absolute, 0, llvm::MemoryBuffer::getMemBufferCopy(*Text, Absolute));
+    Overlay->pushOverlay(Memory);
+    llvm::SmallString<256> WorkingDirectory;
+    llvm::sys::fs::current_path(WorkingDirectory);
+    Overlay->setCurrentWorkingDirectory(WorkingDirectory);
   }
   model::UnitModel Model;
-  CollectFactory Factory(Model);
-  if (Tool.run(&Factory) != 0)
-    return llvm::createStringError(std::errc::invalid_argument,
-                                   "%s: not instrumented: the compiler front end reported errors",
-                                   File.str().c_str());
-  return Model;
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FileSystemOptions(), Overlay));
+  tooling::ToolInvocation Invocation(std::move(CommandLine),
+                                     std::make_unique<CollectAction>(Model), Files.get());
+  Invocation.setDiagnosticConsumer(&Printer);
+  // Clang 16 itself crashes on some valid code (e.g. GCC's libgomp.c++/scan-14.C):
+  // that is a file Clang cannot parse, not a crash of the build.
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext Recovery;
+  bool Parsed = false;
+  if (!Recovery.RunSafely([&] { Parsed = Invocation.run(); }))
+    DiagnosticStream << File << ": error: an internal error of Clang 16 while parsing this file\n";
+  else if (Parsed)
+    return Model;
+  return llvm::make_error<FrontEndError>(File.str(), std::move(DiagnosticStream.str()));
 }
 
 } // namespace ompp::instrument::parse

@@ -17,6 +17,8 @@
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ompp::instrument::parse {
 
@@ -24,9 +26,32 @@ namespace ompp::instrument::parse {
 /// resource directory when they are missing.
 std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs);
 
-/// Parses File; Clang's diagnostics go to stderr.  Fails on any error.
-/// With Text, parses that text as if it were File's content (same name and
-/// directory, so its quoted includes resolve as File's would), silently.
+/// Clang could not parse the file.  Its diagnostics are kept, not printed:
+/// whether they are the user's errors (to show) or the limits of Clang 16 on
+/// code another compiler accepts (one warning, the file compiled unchanged)
+/// is for the caller to decide.
+class FrontEndError : public llvm::ErrorInfo<FrontEndError> {
+public:
+  static char ID;
+  FrontEndError(std::string File, std::string Diagnostics)
+      : File(std::move(File)), Diagnostics(std::move(Diagnostics)) {}
+  const std::string &file() const { return File; }
+  /// Clang's diagnostics as it would print them (file:line:col, carets).
+  const std::string &diagnostics() const { return Diagnostics; }
+  /// The first "file:line:col: error: ..." line.
+  std::string firstError() const;
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  std::string File;
+  std::string Diagnostics;
+};
+
+/// Parses File.  Fails on any error, with a FrontEndError holding Clang's
+/// diagnostics (nothing is printed).  With Text, parses that text as if it
+/// were File's content (same name and directory, so its quoted includes
+/// resolve as File's would).
 llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
                                                llvm::ArrayRef<std::string> ClangArgs,
                                                std::optional<llvm::StringRef> Text = std::nullopt);

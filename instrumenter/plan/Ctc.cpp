@@ -3,6 +3,8 @@
 // OPARI2's "compile-time context" format (opari2-reference.md §1):
 //   "<len>*regionType=<t>*sscl=<file>:<l1>:<l2>*escl=<file>:<l1>:<l2>*[key=value*]...*"
 // where <len> is the length from the first '*' to the final "**", plus 2.
+// A '*' in the file name would end the field: it is written "%2A", and '%'
+// itself "%25" (libompp's CTC parser, runtime/core/ctc.cpp, decodes both).
 //
 //===----------------------------------------------------------------------===//
 #include "plan/Context.h"
@@ -20,13 +22,30 @@ bool isWrittenRegionType(llvm::StringRef Type) {
   return false;
 }
 
+namespace {
+
+std::string ctcFileName(llvm::StringRef FileName) {
+  std::string Out;
+  for (char C : FileName) {
+    if (C == '*')
+      Out += "%2A";
+    else if (C == '%')
+      Out += "%25";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+} // namespace
+
 std::string ctcString(const Region &R, llvm::StringRef FileName) {
   // libompp reads regionType through the same table: a type missing from
   // it would be an "unknown regionType" at run time.
   if (!isWrittenRegionType(R.Type))
     llvm::report_fatal_error(llvm::Twine("internal error: regionType '") + R.Type +
                              "' is not a written row of <pomp2/ompp_regions.def>");
-  std::string File = R.File.empty() ? FileName.str() : R.File;
+  std::string File = ctcFileName(R.File.empty() ? FileName : llvm::StringRef(R.File));
   std::string Body = "*regionType=" + R.Type + "*sscl=" + File + ":" +
                      std::to_string(R.Line) + ":" + std::to_string(R.LineEnd) +
                      "*escl=" + File + ":" + std::to_string(R.EndLine) + ":" +

@@ -6,10 +6,31 @@
 #include "plan/Plan.h"
 #include "rewriter/InlineHeaders.h"
 
+#include "model/LineTable.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace ompp::instrument {
+
+namespace {
+
+/// Where the first OpenMP directive of the main file starts, if any
+/// (a directive from a macro: its line).
+std::optional<SourcePosition> firstDirective(const model::UnitModel &Unit) {
+  model::LineTable Lines(Unit.Text);
+  std::optional<SourcePosition> First;
+  for (const model::Directive &D : Unit.Directives) {
+    SourcePosition P = D.Pragma ? SourcePosition{Lines.line(D.Pragma->Begin),
+                                                 Lines.column(D.Pragma->Begin) + 1}
+                                : SourcePosition{D.Line, 1};
+    if (!First || std::pair(P.Line, P.Column) < std::pair(First->Line, First->Column))
+      First = P;
+  }
+  return First;
+}
+
+} // namespace
 
 /// Levels of headers including headers with OpenMP constructs that are inlined.
 constexpr unsigned MaxInlinedHeaderDepth = 8;
@@ -44,6 +65,8 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   auto Unit = parse::parseMainFile(File, ClangArgs);
   if (!Unit)
     return Unit.takeError();
+  // In the file as written (inlined headers would shift its lines).
+  Result.FirstDirective = firstDirective(*Unit);
   // Headers with OpenMP constructs are inlined, and what they include may
   // bring more: one round per level of nesting.
   std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());

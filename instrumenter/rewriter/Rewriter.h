@@ -13,6 +13,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include "parse/Parse.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,11 +31,18 @@ struct RewriteOptions {
                                   // (e.g. "atomic","critical","locks","flush","sync","task",...)
 };
 
+/// A place in the main file: 1-based line and column.
+struct SourcePosition {
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
 struct RewriteResult {
   std::string Source;          // the complete instrumented translation unit text
   unsigned NumRegions = 0;
   unsigned NumWarnings = 0;
   bool AlreadyInstrumented = false; // input was ompp output: Source is the input unchanged
+  std::optional<SourcePosition> FirstDirective; // of the OpenMP directives in the main file
   std::vector<std::string> QuoteDirs; // compile Source with `-iquote` for each (headers inlined
                                       // into it include their neighbours)
 };
@@ -44,10 +54,13 @@ inline constexpr llvm::StringLiteral InstrumentedMarker =
 
 /// Parses File with a clang driver command line (ClangArgs: flags only, e.g. {"-fopenmp","-I..",
 /// "-DX","-std=c++17","-xc++"}; no input files, no -o/-c; the driver helper filters gcc-only flags)
-/// and returns the rewritten text. Clang diagnostics go to stderr with file:line:col. A syntax error
-/// returns an llvm::Error (never partial output).
+/// and returns the rewritten text. A file Clang cannot parse gives a FrontEndError holding Clang's
+/// diagnostics (file:line:col; not printed), never partial output.
 llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<std::string> ClangArgs,
                                           const RewriteOptions &Options);
+
+/// Clang could not parse the input (see parse/Parse.h).
+using parse::FrontEndError;
 
 /// The construct family names accepted in RewriteOptions::Disabled.
 std::vector<std::string> disableableFamilies();

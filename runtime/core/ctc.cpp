@@ -12,21 +12,40 @@ int to_int(std::string_view text) {
     return value;
 }
 
+// The instrumenter writes '*' (the field separator) in a file name as "%2A"
+// and '%' as "%25" (instrumenter/plan/Ctc.cpp).
+std::string decode_file_name(std::string_view text) {
+    std::string name;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::string_view rest = text.substr(i);
+        if (rest.starts_with("%2A")) {
+            name += '*';
+            i += 2;
+        } else if (rest.starts_with("%25")) {
+            name += '%';
+            i += 2;
+        } else {
+            name += text[i];
+        }
+    }
+    return name;
+}
+
 // "<file>:<first>:<last>"; the file name may itself contain ':'.
 model::SourceRange parse_location(std::string_view text) {
     model::SourceRange range;
     const auto last_colon = text.rfind(':');
     if (last_colon == std::string_view::npos) {
-        range.file = std::string(text);
+        range.file = decode_file_name(text);
         return range;
     }
     const auto first_colon = text.rfind(':', last_colon - 1);
     if (first_colon == std::string_view::npos || last_colon == 0) {
-        range.file = std::string(text.substr(0, last_colon));
+        range.file = decode_file_name(text.substr(0, last_colon));
         range.first_line = range.last_line = to_int(text.substr(last_colon + 1));
         return range;
     }
-    range.file = std::string(text.substr(0, first_colon));
+    range.file = decode_file_name(text.substr(0, first_colon));
     range.first_line = to_int(text.substr(first_colon + 1, last_colon - first_colon - 1));
     range.last_line = to_int(text.substr(last_colon + 1));
     return range;
