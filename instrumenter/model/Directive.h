@@ -113,8 +113,7 @@ struct PresumedLine {
 /// The `#pragma omp` lines of one header the main file includes (not rewritten).
 struct HeaderDirectives {
   std::string File;             // as the compiler names it
-  unsigned IncludeLine = 0;     // line of the main file's #include that brings it in
-  unsigned IncludeOffset = 0;   // and where in the main file that #include is
+  unsigned IncludeOffset = 0;   // the main file's #include that brings it in
   unsigned FirstLine = 0, LastLine = 0;
   unsigned Count = 0;
   std::string NotInlined;       // why the rewriter could not inline the header, if it tried

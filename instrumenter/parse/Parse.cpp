@@ -114,10 +114,8 @@ public:
       Include = SM.getIncludeLoc(SM.getFileID(Include));
     model::HeaderDirectives H;
     H.File = P.getFilename();
-    if (Include.isValid()) {
-      H.IncludeLine = SM.getPresumedLineNumber(Include);
+    if (Include.isValid())
       H.IncludeOffset = SM.getFileOffset(SM.getExpansionLoc(Include));
-    }
     H.FirstLine = H.LastLine = P.getLine();
     H.Count = 1;
     Out.HeaderPragmas.push_back(std::move(H));

@@ -44,6 +44,9 @@ public:
   void replace(model::Span S, std::string Text, bool Framed, std::string Origin);
 
   void warn(unsigned Line, const std::string &Message);
+  /// A warning at a main-file offset, named by the file and line the compiler
+  /// reports there (an inlined header's, after a `#line`).
+  void warnAt(unsigned Offset, const std::string &Message);
   void note(unsigned Line, const std::string &Message);
   std::string where(const model::Directive &D) const;
 

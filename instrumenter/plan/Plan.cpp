@@ -72,6 +72,16 @@ void Context::warn(unsigned Line, const std::string &Message) {
   ++Out.NumWarnings;
 }
 
+void Context::warnAt(unsigned Offset, const std::string &Message) {
+  unsigned Physical = Lines.line(Offset);
+  if (Unit.PresumedLines.empty() || Physical > Unit.PresumedLines.size())
+    return warn(Physical, Message);
+  const model::PresumedLine &P = Unit.PresumedLines[Physical - 1];
+  llvm::errs() << (P.File.empty() ? Options.FileName : P.File) << ":" << P.Line << ": warning: " << Message
+               << "\n";
+  ++Out.NumWarnings;
+}
+
 void Context::note(unsigned Line, const std::string &Message) {
   llvm::errs() << Options.FileName << ":" << Line << ": note: " << Message << "\n";
 }
@@ -156,7 +166,7 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
   for (const auto &[Line, What] : Unit.Unmappable)
     Ctx.warn(Line, "not instrumented: " + What);
   for (const model::HeaderDirectives &H : Unit.HeaderPragmas)
-    Ctx.warn(H.IncludeLine, "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
+    Ctx.warnAt(H.IncludeOffset, "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
                                 (H.Count == 1 ? "" : "s") + " in header '" + H.File +
                                 "' (first at line " + std::to_string(H.FirstLine) + "; " +
                                 (H.NotInlined.empty()
