@@ -165,7 +165,8 @@ void finalise_at_exit() { finalise(); }
 
 void begin_measuring(core::Clock clock, config::Config config) {
     g_config = new config::Config(std::move(config));
-    g_measurement = new core::Measurement(clock);
+    g_measurement =
+        new core::Measurement(clock, static_cast<std::uint32_t>(g_config->integer("OMPP_MAX_DEPTH")));
     g_start_date = new std::string(local_time_now());
     g_disabled_kinds.store(disabled_kinds(*g_config));
     analyses::on_measurement_start(*g_measurement, *g_config);

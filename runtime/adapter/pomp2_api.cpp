@@ -5,6 +5,7 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "adapter/lifecycle.hpp"
@@ -177,9 +178,11 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
     if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
+    // A team of one has no workers to find the fork: no key, nothing published.
+    const bool alone = if_clause == 0 || num_threads == 1 || ompp::adapter::nesting_exhausted();
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
-                ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                if_clause != 0 && num_threads > 0 ? static_cast<std::uint32_t>(num_threads) : 1U);
+                alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
+                alone ? 1U : static_cast<std::uint32_t>(std::max(num_threads, 0)));
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
@@ -188,8 +191,9 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
     const auto now = m->now();
     const int level = ompp::adapter::omp_level();
     if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
-    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now,
-                                    {ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level});
+    const std::uint64_t forker =
+        ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
+    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {

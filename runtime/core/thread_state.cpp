@@ -36,7 +36,7 @@ Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
 }  // namespace
 
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
-    : measurement_(measurement), id_(id), counters_(std::move(counters)) {
+    : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()), counters_(std::move(counters)) {
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
     implicit_main_.root = root_;
     implicit_main_.frames.reserve(64);
@@ -55,6 +55,7 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->region = region;
     node->parent = parent;
     node->fork_origin = fork_origin;
+    node->depth = parent != nullptr ? parent->depth + 1 : 0;
     return node;
 }
 
@@ -117,21 +118,24 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 
 [[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
                          const Node* fork_origin) {
-    Node* parent = context.current_node();
+    Node* caller = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
-    Node* node = child_of(parent, kind, &region, fork_origin);
+    const bool folded = context.frames.size() >= max_depth_;
+    Node* node = child_of(folded ? fold_point(context) : caller, kind, &region, fork_origin);
     // A worker's part of a parallel region merges into the master's node, so
     // in the profile it was entered right after that node's parent, the fork
     // point, not after whatever the worker did in its previous team.
     const Node* predecessor = fork_origin != nullptr  ? fork_origin->parent
                               : last_exited != nullptr ? last_exited
-                                                       : parent;
+                                                       : caller;
     count_predecessor(node, predecessor, 1);
     Frame& frame = context.frames.emplace_back(node, now, context.suspended_total);
+    if (folded) [[unlikely]] enter_folded(frame);
     // --- counter extension point (enter) ---
     if (counters_ != nullptr) [[unlikely]] {
-        read_counters(frame.counters_at_enter);
-        frame.counters_suspended_at_enter = context.counters_suspended_total;
+        CounterMarks& marks = context.counter_marks.emplace_back();
+        read_counters(marks.at_enter);
+        marks.suspended_at_enter = context.counters_suspended_total;
     }
     return frame;
 }
@@ -141,20 +145,42 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
     const Ticks visit = elapsed(frame.entered, now);
-    node->metrics.record_visit(visit > suspended ? visit - suspended : 0);
+    const Ticks measured = visit > suspended ? visit - suspended : 0;
+    const bool outermost = !frame.folded || leave_folded(context, frame, measured);
+    if (outermost) [[likely]] {
+        node->metrics.record_visit(measured);
+    } else {
+        // A recursive visit: its time is part of the enclosing visit's.
+        node->metrics.visits.add(1);
+    }
     // --- counter extension point (exit) ---
     if (counters_ != nullptr) [[unlikely]] {
+        const CounterMarks& marks = context.counter_marks.back();
         CounterValues values{};
         read_counters(values);
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            const std::uint64_t paused =
-                context.counters_suspended_total[i] - frame.counters_suspended_at_enter[i];
-            const std::uint64_t delta = elapsed(frame.counters_at_enter[i], values[i]);
+        for (std::size_t i = 0; i < values.size() && outermost; ++i) {
+            const std::uint64_t paused = context.counters_suspended_total[i] - marks.suspended_at_enter[i];
+            const std::uint64_t delta = elapsed(marks.at_enter[i], values[i]);
             node->metrics.counters[i].add(delta > paused ? delta - paused : 0);
         }
+        context.counter_marks.pop_back();
     }
     context.frames.pop_back();
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
+}
+
+__attribute__((noinline)) void ThreadState::enter_folded(Frame& frame) {
+    frame.folded = true;
+    Node* node = frame.node;
+    node->max_active_instances.raise_to(++node->active_instances);
+}
+
+__attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
+    Node* node = frame.node;
+    node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
+    // The caller is the fold point or another folded frame: frames.size() > max_depth_ >= 1.
+    context.frames[context.frames.size() - 2].folded_children += visit;
+    return --node->active_instances == 0;
 }
 
 inline Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
@@ -249,12 +275,17 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
     if (node->team == nullptr) node->team = teams_.emplace_back(std::make_unique<TeamRecord>()).get();
     TeamRecord& team = *node->team;
-    if (team.capacity < wanted) {
-        team.members = std::make_unique<TeamMember[]>(wanted);
-        team.capacity = wanted;
+    // A folded fork node may be forked again inside its own open instance
+    // (a parallel region in a deep recursion): the outer team's workers may
+    // still report into the record, so it is neither replaced nor reset.
+    if (node->active_instances <= 1) {
+        if (team.capacity < wanted) {
+            team.members = std::make_unique<TeamMember[]>(wanted);
+            team.capacity = wanted;
+        }
+        team.reported.store(0, std::memory_order_relaxed);
     }
-    team.reported.store(0, std::memory_order_relaxed);
-    measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
+    if (team_size != 1) measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
@@ -409,6 +440,7 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     instance->handle = task;
     instance->region = &region;
     instance->frames.clear();
+    instance->counter_marks.clear();
     instance->root_last_exited = nullptr;
     instance->suspended = false;
     instance->suspended_total = 0;
@@ -419,11 +451,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     task_root.max_active_instances.raise_to(task_root.active_instances);
     active_.push_back(instance);
     switch_to(*instance, now);
-    Frame& frame = instance->frames.emplace_back(instance->root, now, Ticks{0});
-    if (counters_ != nullptr) [[unlikely]] {
-        read_counters(frame.counters_at_enter);
-        frame.counters_suspended_at_enter = {};
-    }
+    instance->frames.emplace_back(instance->root, now, Ticks{0});
+    if (counters_ != nullptr) [[unlikely]] read_counters(instance->counter_marks.emplace_back().at_enter);
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {
