@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "analyses/analyses_step.hpp"
+#include "analyses/control_flow/control_flow.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
 #include "writers/text_writer.hpp"
@@ -242,11 +243,12 @@ void finalise() {
         request.threads = profile.threads;
         request.report_file = config.text("OMPP_REPORTFILE");
         std::vector<std::string> messages;
+        std::vector<writers::SideFile> side_files;
+        if (config.flag("OMPP_CONTROLFLOW_DOT")) side_files.push_back({".cfg.dot", analyses::control_flow_dot(profile)});
         const auto paths = writers::write_reports(request, writers::to_text(profile),
                                                   writers::to_json(profile).dump(1, ' ', false,
                                                                                  nlohmann::json::error_handler_t::replace),
-                                                  messages);
-        if (paths) analyses::write_side_files(profile, config, paths->text, messages);
+                                                  messages, side_files);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
