@@ -140,15 +140,17 @@ OMPP_API void POMP2_Begin(POMP2_USER_Region_handle* handle, const char ctc_strin
 }
 OMPP_API void POMP2_End(POMP2_USER_Region_handle* handle) { exit(handle, K::UserRegion); }
 
+// A user region is its name, which may be built at run time: the call
+// site's handle only caches the region of the name it saw last.
 OMPP_API void POMP2_USER_Begin_named(POMP2_Region_handle* handle, const char* name, const char* file, int line) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
+    const char* text = name != nullptr ? name : "";
     const auto* region = handle != nullptr
                              ? static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE))
                              : nullptr;
-    if (region == nullptr) {
-        region = &RegionRegistry::instance().named(K::UserRegion, name != nullptr ? name : "", file != nullptr ? file : "",
-                                                   line);
+    if (region == nullptr || *region->info.name != text) [[unlikely]] {
+        region = &RegionRegistry::instance().user_region(text, file != nullptr ? file : "", line);
         if (handle != nullptr) __atomic_store_n(handle, const_cast<RegionRecord*>(region), __ATOMIC_RELEASE);
     }
     if (!measured(K::UserRegion)) return;

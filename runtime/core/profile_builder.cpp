@@ -255,16 +255,24 @@ private:
     std::unordered_map<std::uint32_t, std::uint64_t> max_active_;
 };
 
-void merge_warnings(std::vector<model::Warning>& into, const std::vector<model::Warning>& from) {
-    for (const auto& warning : from) {
-        auto same = std::find_if(into.begin(), into.end(), [&](const auto& w) { return w.text == warning.text; });
-        if (same != into.end()) {
-            same->occurrences += warning.occurrences;
+// Equal texts from several threads are one warning; indexed, as there may
+// be thousands.
+class WarningMerger {
+public:
+    explicit WarningMerger(std::vector<model::Warning>& into) : into_(into) {}
+    void add(const model::Warning& warning) {
+        const auto [it, added] = index_.try_emplace(warning.text, into_.size());
+        if (added) {
+            into_.push_back(warning);
         } else {
-            into.push_back(warning);
+            into_[it->second].occurrences += warning.occurrences;
         }
     }
-}
+
+private:
+    std::vector<model::Warning>& into_;
+    std::unordered_map<std::string, std::size_t> index_;
+};
 
 }  // namespace
 
@@ -280,14 +288,15 @@ model::Profile Measurement::build_profile() const {
     profile.threads = std::max<std::uint32_t>(max_team_size(), 1);
     profile.max_depth = max_depth_;
     ProfileBuilder(profile, seconds_per_tick, max_depth_).build(threads, profile.wall_time_s);
+    WarningMerger warnings(profile.warnings);
     for (const ThreadState* thread : threads) {
         profile.threads_info.push_back({thread->id(), thread->team_level(), thread->parent_thread()});
-        merge_warnings(profile.warnings, thread->warnings());
+        for (const model::Warning& warning : thread->warnings()) warnings.add(warning);
     }
     for (const std::string& problem : registry.problems()) {
         model::Warning warning;
         warning.text = problem;
-        merge_warnings(profile.warnings, {warning});
+        warnings.add(warning);
     }
     return profile;
 }

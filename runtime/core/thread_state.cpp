@@ -1,6 +1,7 @@
 #include "core/thread_state.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -33,7 +34,41 @@ std::string describe(const RegionRecord* region) {
 
 Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
 
+std::size_t child_hash(const Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+    std::uint64_t key = reinterpret_cast<std::uintptr_t>(parent) * 0x9e3779b97f4a7c15ULL;
+    key ^= (reinterpret_cast<std::uintptr_t>(region) + static_cast<std::uint64_t>(kind)) * 0xbf58476d1ce4e5b9ULL;
+    key ^= reinterpret_cast<std::uintptr_t>(fork_origin) * 0x94d049bb133111ebULL;
+    return static_cast<std::size_t>(key ^ (key >> 29));
+}
+
 }  // namespace
+
+Node* ChildIndex::find(const Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) const {
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = child_hash(parent, kind, region, fork_origin) & mask;; i = (i + 1) & mask) {
+        Node* node = slots_[i];
+        if (node == nullptr ||
+            (node->parent == parent && node->kind == kind && node->region == region && node->fork_origin == fork_origin)) {
+            return node;
+        }
+    }
+}
+
+void ChildIndex::insert(Node* node) {
+    if (2 * (size_ + 1) > slots_.size()) {
+        std::vector<Node*> old = std::exchange(slots_, std::vector<Node*>(std::max<std::size_t>(64, 2 * slots_.size())));
+        size_ = 0;
+        for (Node* kept : old) {
+            if (kept != nullptr) insert(kept);
+        }
+    }
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = child_hash(node->parent, node->kind, node->region, node->fork_origin) & mask;
+    while (slots_[i] != nullptr) i = (i + 1) & mask;
+    slots_[i] = node;
+    ++size_;
+}
 
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
     : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()), counters_(std::move(counters)) {
@@ -72,11 +107,9 @@ inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionReco
 
 __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
                                                                const Node* fork_origin) {
-    for (Node* child = parent->first_child.load(std::memory_order_relaxed); child != nullptr;
-         child = child->next_sibling.load(std::memory_order_relaxed)) {
-        if (child->region == region && child->kind == kind && child->fork_origin == fork_origin) return child;
-    }
+    if (Node* known = children_.find(parent, kind, region, fork_origin)) return known;
     Node* child = new_node(kind, region, parent, fork_origin);
+    children_.insert(child);
     if (parent->last_child != nullptr) {
         parent->last_child->next_sibling.store(child, std::memory_order_release);
     } else {
@@ -116,12 +149,28 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     return entry;
 }
 
-[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
-                         const Node* fork_origin) {
+[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region,
+                                                       Ticks now, const Node* fork_origin) {
+    Node* caller = context.current_node();
+    if (caller->depth >= max_depth_) [[unlikely]] return push_folded(context, kind, region, now, fork_origin);
+    return push_under(context, caller, kind, region, now, fork_origin);
+}
+
+__attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, NodeKind kind,
+                                                          const RegionRecord& region, Ticks now, const Node* fork_origin) {
+    Frame& frame = push_under(context, fold_point(context), kind, region, now, fork_origin);
+    frame.folded = true;
+    Node* node = frame.node;
+    node->max_active_instances.raise_to(++node->active_instances);
+    return frame;
+}
+
+[[gnu::always_inline]] inline Frame& ThreadState::push_under(TaskContext& context, Node* parent, NodeKind kind,
+                                                             const RegionRecord& region, Ticks now,
+                                                             const Node* fork_origin) {
     Node* caller = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
-    const bool folded = context.frames.size() >= max_depth_;
-    Node* node = child_of(folded ? fold_point(context) : caller, kind, &region, fork_origin);
+    Node* node = child_of(parent, kind, &region, fork_origin);
     // A worker's part of a parallel region merges into the master's node, so
     // in the profile it was entered right after that node's parent, the fork
     // point, not after whatever the worker did in its previous team.
@@ -130,7 +179,6 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
                                                        : caller;
     count_predecessor(node, predecessor, 1);
     Frame& frame = context.frames.emplace_back(node, now, context.suspended_total);
-    if (folded) [[unlikely]] enter_folded(frame);
     // --- counter extension point (enter) ---
     if (counters_ != nullptr) [[unlikely]] {
         CounterMarks& marks = context.counter_marks.emplace_back();
@@ -167,12 +215,6 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     }
     context.frames.pop_back();
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
-}
-
-__attribute__((noinline)) void ThreadState::enter_folded(Frame& frame) {
-    frame.folded = true;
-    Node* node = frame.node;
-    node->max_active_instances.raise_to(++node->active_instances);
 }
 
 __attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
@@ -262,7 +304,9 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
             return;
         }
     }
-    warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there; ignored", name, file, line));
+    const RegionRecord* innermost = frames.empty() ? nullptr : frames.back().node->region;
+    warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there{}; ignored", name, file, line,
+                              innermost != nullptr ? fmt::format(" (innermost open: {})", describe(innermost)) : ""));
 }
 
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
@@ -512,12 +556,12 @@ void ThreadState::close_open_regions(Ticks now) {
 
 void ThreadState::warn(const RegionRecord* region, std::string text) {
     std::lock_guard lock(warnings_mutex_);
-    for (auto& warning : warnings_) {
-        if (warning.text == text) {
-            ++warning.occurrences;
-            return;
-        }
+    // Indexed: a program may give thousands of distinct warnings.
+    if (auto it = warning_index_.find(text); it != warning_index_.end()) {
+        ++warnings_[it->second].occurrences;
+        return;
     }
+    warning_index_.emplace(text, warnings_.size());
     model::Warning warning;
     warning.text = std::move(text);
     if (region != nullptr) warning.region = region->info.id;

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -87,6 +88,20 @@ struct TaskContext {
 struct TeamPosition {
     std::uint64_t parent_key = 0;  // identity of the thread that forked the team
     int level = 0;
+};
+
+// Owner only: the nodes of one thread's tree by (parent, kind, region, fork
+// origin), so that a parent with thousands of children (user regions named
+// at run time) finds one without walking its list.  Grows only when a node
+// is added.
+class ChildIndex {
+public:
+    Node* find(const Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin) const;
+    void insert(Node* node);
+
+private:
+    std::vector<Node*> slots_;  // a power of two, at most half full
+    std::size_t size_ = 0;
 };
 
 class ThreadState {
@@ -159,7 +174,11 @@ private:
     // the node at max_depth_ (the fold point): recursion shows as one node
     // whose visits nest, with their time counted once.
     Node* fold_point(const TaskContext& context) const { return context.frames[max_depth_ - 1].node; }
-    void enter_folded(Frame& frame);
+    Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
+                       const Node* fork_origin);
+    // Pushes a frame for the child of `parent`, entered from the current node.
+    Frame& push_under(TaskContext& context, Node* parent, model::NodeKind kind, const RegionRecord& region, Ticks now,
+                      const Node* fork_origin);
     // Whether this was the node's outermost open visit.
     bool leave_folded(TaskContext& context, const Frame& frame, Ticks visit);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
@@ -183,10 +202,11 @@ private:
 
     Measurement& measurement_;
     const std::uint32_t id_;
-    const std::size_t max_depth_;
+    const std::uint32_t max_depth_;
     std::atomic<bool> published_{false};
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;
+    ChildIndex children_;
     BlockPool<PredecessorEntry, 512> predecessors_;
     BlockPool<TaskContext, 32> contexts_;
     Node* root_;
@@ -206,6 +226,7 @@ private:
     std::atomic<std::uint32_t> parent_thread_{0};
     mutable std::mutex warnings_mutex_;
     std::vector<model::Warning> warnings_;
+    std::unordered_map<std::string, std::size_t> warning_index_;  // text -> position in warnings_
 };
 
 }  // namespace ompp::core
