@@ -303,3 +303,46 @@ TEST_CASE("threads registering the same handle at once get one region", "[core][
     CHECK(seen[0]->info.name == "r");
     CHECK(__atomic_load_n(&handle, __ATOMIC_ACQUIRE) == seen[0]);
 }
+
+TEST_CASE("a new OS thread carries on with the state of one that ended with nothing open", "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 990);
+    const auto& loop = region("for", 992);
+    core::ThreadState& master = m.this_thread();
+    constexpr int kTeams = 50;
+    std::vector<const core::ThreadState*> states;
+    for (int team = 0; team < kTeams; ++team) {
+        const core::Ticks start = 10000 + 1000 * static_cast<core::Ticks>(team);
+        master.fork(par, start, 77, 2);
+        master.parallel_begin(par, start, {77, 1});
+        std::thread worker([&] {
+            core::ThreadState& w = m.this_thread();
+            states.push_back(&w);
+            w.parallel_begin(par, start + 10, {77, 1});
+            w.enter(loop, start + 20);
+            w.exit(loop, start + 30);
+            w.parallel_end(par, start + 40);
+        });
+        worker.join();
+        master.parallel_end(par, start + 50);
+        master.join(par, start + 60);
+    }
+    // A worker that ends inside a region keeps its state to itself.
+    std::thread([&] { m.this_thread().enter(loop, 90000); }).join();
+    std::thread([&] { states.push_back(&m.this_thread()); }).join();
+    std::size_t threads = 0;
+    m.for_each_thread([&](const core::ThreadState&) { ++threads; });
+    // The master, the workers' state (taken over last by the thread that
+    // ended inside a region, so kept), and a fresh one for the last thread.
+    CHECK(threads == 3);
+    CHECK(states.front() == states[kTeams - 1]);
+    CHECK(states.back() != states.front());
+    const auto p = m.build_profile();
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(par_node != nullptr);
+    const auto* loop_node = find_child(p, par_node->id, NodeKind::Region, loop.info.id);
+    REQUIRE(loop_node != nullptr);
+    REQUIRE(loop_node->threads.size() == 1);
+    CHECK(loop_node->threads[0].visits == kTeams);
+}
