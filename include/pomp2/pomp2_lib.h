@@ -23,12 +23,11 @@
 #ifndef POMP2_LIB_H
 #define POMP2_LIB_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+/* No #include: code rewritten by ompp-instrument includes this header into
+ * the user's translation unit, where a system header could clash with the
+ * user's own declarations (e.g. `extern "C" void abort();` before
+ * <stdlib.h>).  The compilers' predefined type macros stand in for
+ * <stddef.h> and <stdint.h> (the same types: size_t, int64_t). */
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,13 +38,13 @@ extern "C" {
 typedef void* OPARI2_Region_handle;
 #endif
 typedef OPARI2_Region_handle POMP2_Region_handle;
-typedef int64_t POMP2_Task_handle;
+typedef __INT64_TYPE__ POMP2_Task_handle;
 
 /* Provided by the link-step file of OPARI2's init protocol (opari2-config
  * --region-initialization), or by nobody in ompp's native mode: libompp
  * references them weakly. */
 void POMP2_Init_regions(void);
-size_t POMP2_Get_num_regions(void);
+__SIZE_TYPE__ POMP2_Get_num_regions(void);
 const char* POMP2_Get_opari2_version(void);
 
 /* Registration and task identity. */
@@ -114,21 +113,14 @@ void POMP2_Taskwait_end(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pom
 /* Fortran helper kept for ABI completeness. */
 int POMP2_Lib_get_max_threads(void);
 
-/* OpenMP lock API wrappers: same semantics as the omp_* functions they
- * replace.  Locks are passed through untouched, so the layout of
- * omp_lock_t (libgomp or libomp) does not matter to the runtime. */
-#ifdef _OPENMP
-void POMP2_Init_lock(omp_lock_t* s);
-void POMP2_Destroy_lock(omp_lock_t* s);
-void POMP2_Set_lock(omp_lock_t* s);
-void POMP2_Unset_lock(omp_lock_t* s);
-int POMP2_Test_lock(omp_lock_t* s);
-void POMP2_Init_nest_lock(omp_nest_lock_t* s);
-void POMP2_Destroy_nest_lock(omp_nest_lock_t* s);
-void POMP2_Set_nest_lock(omp_nest_lock_t* s);
-void POMP2_Unset_nest_lock(omp_nest_lock_t* s);
-int POMP2_Test_nest_lock(omp_nest_lock_t* s);
-#endif
+/* OpenMP lock API wrappers (POMP2_Init_lock ... POMP2_Test_nest_lock, and
+ * ompp's POMP2_Init_lock_with_hint / POMP2_Init_nest_lock_with_hint): same
+ * semantics as the omp_* function each replaces.  They are not declared
+ * here, since their types come from <omp.h> (<pomp2/pomp2_locks.h> declares
+ * them for hand-instrumented code): ompp-instrument declares each
+ * one where the code first names its omp_* function, with that function's
+ * exact type (`__typeof__(omp_set_lock) POMP2_Set_lock;`), so that function
+ * pointers and exception specifications match the user's <omp.h>. */
 
 #ifdef __cplusplus
 }

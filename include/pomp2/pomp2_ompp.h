@@ -67,12 +67,6 @@ void POMP2_Cancel_exit(POMP2_Region_handle* pomp2_handle);
 void POMP2_Cancellation_point_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
 void POMP2_Cancellation_point_exit(POMP2_Region_handle* pomp2_handle);
 
-/* omp_init_lock_with_hint / omp_init_nest_lock_with_hint. */
-#ifdef _OPENMP
-void POMP2_Init_lock_with_hint(omp_lock_t* s, omp_sync_hint_t hint);
-void POMP2_Init_nest_lock_with_hint(omp_nest_lock_t* s, omp_sync_hint_t hint);
-#endif
-
 /* User regions named in code (the POMP_USER_REGION_* macros of
  * <pomp2/pomp2_user.h>).  Begin keeps one handle per call site; end finds the
  * innermost open user region of that name on the calling thread, and a

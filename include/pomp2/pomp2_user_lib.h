@@ -5,7 +5,7 @@
 #ifndef POMP2_USER_LIB_H
 #define POMP2_USER_LIB_H
 
-#include <stddef.h>
+/* No #include, as in <pomp2/pomp2_lib.h>. */
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +27,7 @@ void POMP2_End(POMP2_USER_Region_handle* pomp2_handle);
 
 void POMP2_USER_Assign_handle(POMP2_USER_Region_handle* pomp2_handle, const char ctc_string[]);
 void POMP2_USER_Init_regions(void);
-size_t POMP2_USER_Get_num_regions(void);
+__SIZE_TYPE__ POMP2_USER_Get_num_regions(void);
 
 #ifdef __cplusplus
 }

@@ -180,7 +180,7 @@ llvm::Expected<Driver::Instrumented> Driver::instrument(const CompilerCommand &C
   path::append(Copy, path::filename(Input.Path));
   if (llvm::Error E = writeFileAtomically(Copy, Result->Source))
     return E;
-  return Instrumented{Copy.str().str(), true};
+  return Instrumented{Copy.str().str(), true, Result->QuoteDirs};
 }
 
 std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &Input,
@@ -192,6 +192,10 @@ std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &I
     Flags.push_back(OriginalDir);
     Flags.push_back(fmt::format("-fdebug-prefix-map={}={}", path::parent_path(Copy.Path).str(),
                                 OriginalDir));
+    for (const std::string &Dir : Copy.QuoteDirs) {
+      Flags.push_back("-iquote");
+      Flags.push_back(Dir);
+    }
   }
   return Flags;
 }

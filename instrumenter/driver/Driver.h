@@ -70,6 +70,7 @@ private:
   struct Instrumented {
     std::string Path;        ///< what to compile: the rewritten copy, or the original
     bool IsCopy = false;     ///< Path is a rewritten copy in the temporary directory
+    std::vector<std::string> QuoteDirs; ///< `-iquote` directories the copy needs
   };
 
   llvm::Expected<instrument::RewriteResult> rewrite(const CompilerCommand &Command,

@@ -55,7 +55,7 @@ private:
     if (Presumed.empty() || Physical > Presumed.size())
       return "#line " + std::to_string(Physical) + " " + File;
     const model::PresumedLine &P = Presumed[Physical - 1];
-    return "#line " + std::to_string(P.Line) + " " + cStringLiteral(P.File);
+    return "#line " + std::to_string(P.Line) + " " + (P.File.empty() ? File : cStringLiteral(P.File));
   }
 
   llvm::StringRef Text;
@@ -67,7 +67,9 @@ private:
 /// Handles, CTC strings and the C++ helper types, placed before the first
 /// top-level declaration that gets instrumented.
 std::string prologue(const plan::Plan &Plan, const EmitOptions &Options) {
-  std::string Out = Options.Opari2Compatible ? "#include <pomp2/pomp2_lib.h>\n"
+  // ompp's own headers include no system header (see <pomp2/pomp2_lib.h>);
+  // OPARI2's protocol calls omp_get_max_threads() at every fork.
+  std::string Out = Options.Opari2Compatible ? "#include <omp.h>\n#include <pomp2/pomp2_lib.h>\n"
                                              : "#include <pomp2/pomp2_ompp.h>\n";
   if (Plan.NeedsUserApi)
     Out += "#include <pomp2/pomp2_user_lib.h>\n";
@@ -143,12 +145,8 @@ llvm::Expected<std::string> emit(const model::UnitModel &Unit, const plan::Plan 
     unsigned First = Unit.Text.size();
     for (const Edit &E : Edits)
       First = std::min(First, E.Offset);
-    unsigned At = 0;
-    for (model::Span D : Unit.TopLevelDecls)
-      if (D.Begin <= First && First < D.End)
-        At = D.Begin;
     Edit P;
-    P.Offset = At;
+    P.Offset = Unit.topLevelDeclBegin(First).value_or(0);
     P.Code = prologue(Plan, Options);
     P.Code.pop_back(); // framing adds the newline
     P.Rank = -1000000;

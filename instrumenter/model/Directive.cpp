@@ -20,6 +20,14 @@ const Clause *Directive::find(OpenMPClauseKind K) const {
   return nullptr;
 }
 
+std::optional<unsigned> UnitModel::topLevelDeclBegin(unsigned Offset) const {
+  std::optional<unsigned> Begin;
+  for (Span D : TopLevelDecls)
+    if (D.contains(Offset))
+      Begin = D.Begin;
+  return Begin;
+}
+
 Construct classify(OpenMPDirectiveKind K) {
   switch (K) {
   case OMPD_parallel: return Construct::Parallel;

@@ -101,15 +101,26 @@ struct LockReference {
 /// Line and file the compiler reports for a physical line of the main file.
 struct PresumedLine {
   unsigned Line;
-  std::string File;
+  std::string File;             // empty: the main file, as named on the command line
 };
 
 /// The `#pragma omp` lines of one header the main file includes (not rewritten).
 struct HeaderDirectives {
   std::string File;             // as the compiler names it
   unsigned IncludeLine = 0;     // line of the main file's #include that brings it in
+  unsigned IncludeOffset = 0;   // and where in the main file that #include is
   unsigned FirstLine = 0, LastLine = 0;
   unsigned Count = 0;
+  std::string NotInlined;       // why the rewriter could not inline the header, if it tried
+};
+
+/// An `#include` of a user header written in the main file.
+struct MainFileInclude {
+  Span Directive;               // from '#' to the end of its line (newline excluded)
+  std::string Path;             // the header found, as the compiler opened it
+  std::string NextFile;         // presumed file (empty: the main file) and line of the line
+                                // after the directive
+  unsigned NextLine = 0;
 };
 
 struct UnitModel {
@@ -119,11 +130,17 @@ struct UnitModel {
   std::vector<PompPragma> Pomp;
   std::vector<LockReference> Locks;
   std::vector<HeaderDirectives> HeaderPragmas; // user headers only, not system headers
+  std::vector<MainFileInclude> Includes;       // user headers only
   std::vector<Span> CompoundStatements;
   std::vector<unsigned> EarlyExits;  // return / goto / throw statements (C region warnings)
   std::vector<Span> TopLevelDecls;   // where the prologue may go
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
   std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
+
+  /// Where the innermost top-level declaration holding Offset begins: code
+  /// inserted there is at file scope and sees every name that declaration
+  /// sees.  None when Offset is in no top-level declaration.
+  std::optional<unsigned> topLevelDeclBegin(unsigned Offset) const;
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).

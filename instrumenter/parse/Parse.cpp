@@ -111,8 +111,37 @@ public:
     SourceLocation Include = SM.getIncludeLoc(SM.getFileID(Loc));
     while (Include.isValid() && !SM.isWrittenInMainFile(Include))
       Include = SM.getIncludeLoc(SM.getFileID(Include));
-    unsigned IncludeLine = Include.isValid() ? SM.getPresumedLineNumber(Include) : 0;
-    Out.HeaderPragmas.push_back({P.getFilename(), IncludeLine, P.getLine(), P.getLine(), 1});
+    model::HeaderDirectives H;
+    H.File = P.getFilename();
+    if (Include.isValid()) {
+      H.IncludeLine = SM.getPresumedLineNumber(Include);
+      H.IncludeOffset = SM.getFileOffset(SM.getExpansionLoc(Include));
+    }
+    H.FirstLine = H.LastLine = P.getLine();
+    H.Count = 1;
+    Out.HeaderPragmas.push_back(std::move(H));
+  }
+
+  /// The main file's includes of user headers: the rewriter may inline them.
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
+                          CharSourceRange FilenameRange, OptionalFileEntryRef File, StringRef,
+                          StringRef, const Module *, SrcMgr::CharacteristicKind FileType) override {
+    if (!File || FileType != SrcMgr::C_User || !HashLoc.isFileID() || !SM.isWrittenInMainFile(HashLoc))
+      return;
+    bool Invalid = false;
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID(), &Invalid);
+    if (Invalid)
+      return;
+    unsigned Begin = SM.getFileOffset(HashLoc);
+    unsigned End = SM.getFileOffset(SM.getExpansionLoc(FilenameRange.getEnd()));
+    End = std::min<size_t>(Buffer.find('\n', End), Buffer.size());
+    PresumedLoc P = SM.getPresumedLoc(HashLoc);
+    PresumedLoc Main = SM.getPresumedLoc(SM.getLocForStartOfFile(SM.getMainFileID()));
+    if (P.isInvalid() || Main.isInvalid())
+      return;
+    bool OwnName = StringRef(P.getFilename()) == Main.getFilename();
+    Out.Includes.push_back({Span{Begin, End}, File->getName().str(), OwnName ? "" : P.getFilename(),
+                            P.getLine() + 1});
   }
 
 private:
@@ -271,8 +300,9 @@ private:
       PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
       if (P.isInvalid())
         return;
-      Presumed.push_back({P.getLine(), P.getFilename()});
-      Differs |= P.getLine() != Line || llvm::StringRef(P.getFilename()) != First.getFilename();
+      bool OwnName = llvm::StringRef(P.getFilename()) == First.getFilename();
+      Presumed.push_back({P.getLine(), OwnName ? "" : P.getFilename()});
+      Differs |= P.getLine() != Line || !OwnName;
     }
     if (Differs)
       Out.PresumedLines = std::move(Presumed);
@@ -352,12 +382,20 @@ std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) 
 }
 
 llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
-                                               llvm::ArrayRef<std::string> ClangArgs) {
+                                               llvm::ArrayRef<std::string> ClangArgs,
+                                               std::optional<llvm::StringRef> Text) {
   if (!llvm::sys::fs::exists(File))
     return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
                                    File.str().c_str());
   tooling::FixedCompilationDatabase Db(".", parserArguments(ClangArgs));
   tooling::ClangTool Tool(Db, {File.str()});
+  // Text is ompp's, not the user's: a failure to parse it is ompp's to
+  // handle, and Clang's messages about it would only mislead.
+  IgnoringDiagConsumer Quiet;
+  if (Text) {
+    Tool.mapVirtualFile(File, *Text);
+    Tool.setDiagnosticConsumer(&Quiet);
+  }
   model::UnitModel Model;
   CollectFactory Factory(Model);
   if (Tool.run(&Factory) != 0)

@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
+
 namespace ompp::instrument::parse {
 
 /// Clang arguments for parsing: the user's flags plus -fopenmp and the
@@ -23,8 +25,11 @@ namespace ompp::instrument::parse {
 std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs);
 
 /// Parses File; Clang's diagnostics go to stderr.  Fails on any error.
+/// With Text, parses that text as if it were File's content (same name and
+/// directory, so its quoted includes resolve as File's would), silently.
 llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
-                                               llvm::ArrayRef<std::string> ClangArgs);
+                                               llvm::ArrayRef<std::string> ClangArgs,
+                                               std::optional<llvm::StringRef> Text = std::nullopt);
 
 } // namespace ompp::instrument::parse
 

@@ -26,9 +26,10 @@ std::string ctcString(const Region &R, llvm::StringRef FileName) {
   if (!isWrittenRegionType(R.Type))
     llvm::report_fatal_error(llvm::Twine("internal error: regionType '") + R.Type +
                              "' is not a written row of <pomp2/ompp_regions.def>");
-  std::string Body = "*regionType=" + R.Type + "*sscl=" + FileName.str() + ":" +
+  std::string File = R.File.empty() ? FileName.str() : R.File;
+  std::string Body = "*regionType=" + R.Type + "*sscl=" + File + ":" +
                      std::to_string(R.Line) + ":" + std::to_string(R.LineEnd) +
-                     "*escl=" + FileName.str() + ":" + std::to_string(R.EndLine) + ":" +
+                     "*escl=" + File + ":" + std::to_string(R.EndLine) + ":" +
                      std::to_string(R.EndLineEnd) + "*";
   for (const auto &[Key, Value] : R.Keys)
     Body += Key + "=" + Value + "*";

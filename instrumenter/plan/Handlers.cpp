@@ -26,6 +26,12 @@ namespace {
 std::string H(unsigned N) { return Context::handle(N); }
 std::string C(unsigned N) { return Context::ctc(N); }
 
+/// The team size POMP2_Parallel_fork reports: OPARI2 calls <omp.h>; ompp's
+/// own output asks libompp, so the rewritten file needs no system header.
+std::string maxThreads(const Context &Ctx) {
+  return Ctx.Options.Opari2Compatible ? "omp_get_max_threads()" : "POMP2_Lib_get_max_threads()";
+}
+
 /// The implicit barrier of a worksharing construct or parallel region, made
 /// explicit (after `nowait`) so that its waiting time is measured separately.
 std::string implicitBarrier(unsigned N) {
@@ -77,7 +83,7 @@ void planParallel(size_t I, const Directive &D, Context &Ctx) {
   // fork/begin/end/join (thread management needs them).
   bool Barrier = !Ctx.inNoInstrumentZone(D.Whole->Begin);
   Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
-                    ", 1, omp_get_max_threads(), &pomp2_old_task, " + C(N) + ");");
+                    ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
   Ctx.blockBegin(D, "{ POMP2_Parallel_begin(" + H(N) + ");");
   Ctx.blockEnd(D, (Barrier ? implicitBarrier(N) : "") + "POMP2_Parallel_end(" + H(N) + "); }");
   Ctx.after(D, "POMP2_Parallel_join(" + H(N) + ", pomp2_old_task); }");
@@ -338,7 +344,7 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   Text += pragmaText(Inner, D, [&](const Clause &Cl) { return !ToParallel(Cl); },
                      Nowait ? " nowait" : "");
   Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
-                    ", 1, omp_get_max_threads(), &pomp2_old_task, " + C(N) + ");");
+                    ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
   Ctx.replacePragma(D, Text);
   std::string Close;
   if (FullyMeasured && Worksharing)

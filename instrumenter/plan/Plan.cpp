@@ -16,6 +16,8 @@ unsigned Context::region(size_t Index, llvm::StringRef Type) {
   R.Line = D.Line;
   R.LineEnd = D.LineEnd;
   R.EndLine = R.EndLineEnd = D.EndLine;
+  if (D.Whole && !Unit.PresumedLines.empty())
+    R.File = Unit.PresumedLines[Lines.line(D.Whole->Begin) - 1].File;
   addClauseKeys(R, D, Options.Opari2Compatible);
   if (!D.CriticalName.empty())
     R.Keys["criticalName"] = D.CriticalName;
@@ -156,9 +158,12 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
   for (const model::HeaderDirectives &H : Unit.HeaderPragmas)
     Ctx.warn(H.IncludeLine, "not instrumented: " + std::to_string(H.Count) + " OpenMP directive" +
                                 (H.Count == 1 ? "" : "s") + " in header '" + H.File +
-                                "' (first at line " + std::to_string(H.FirstLine) +
-                                "; ompp rewrites the files it compiles, not the headers they "
-                                "include)");
+                                "' (first at line " + std::to_string(H.FirstLine) + "; " +
+                                (H.NotInlined.empty()
+                                     ? std::string("ompp rewrites the files it compiles, not the "
+                                                   "headers they include")
+                                     : "the header could not be inlined: " + H.NotInlined) +
+                                ")");
   // User regions first: they also define the noinstrument zones.
   if (auto Err = planUserRegions(Ctx))
     return Err;

@@ -44,6 +44,8 @@ struct Edit {
 
 struct Region {
   std::string Type;        // CTC regionType
+  std::string File;        // source file of sscl/escl when not the unit's own (a `#line`
+                           // of the input, a header inlined into it)
   unsigned Line = 0, LineEnd = 0, EndLine = 0, EndLineEnd = 0;
   std::map<std::string, std::string> Keys; // sorted, as OPARI2 does
   bool User = false;       // registered with POMP2_USER_Assign_handle

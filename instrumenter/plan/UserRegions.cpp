@@ -1,6 +1,7 @@
 //===--- UserRegions.cpp - #pragma pomp and OpenMP lock calls -------------===//
 #include "plan/Context.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -187,13 +188,39 @@ llvm::Error planUserRegions(Context &Ctx) {
 }
 
 void planLocks(Context &Ctx) {
-  for (const model::LockReference &L : Ctx.Unit.Locks) {
+  // Each wrapper is declared where the code first names its omp_* function,
+  // with that function's own type: <omp.h> is in scope there, and function
+  // pointers, hint enums and C++ exception specifications match it exactly.
+  // A kept pointer to the omp_* function goes with it: once every call is
+  // renamed, a program whose only OpenMP calls were lock calls would
+  // otherwise lose its OpenMP runtime to the linker's --as-needed.
+  std::vector<model::LockReference> Locks = Ctx.Unit.Locks;
+  llvm::sort(Locks, [](const auto &A, const auto &B) { return A.Name.Begin < B.Name.Begin; });
+  std::set<std::string> Declared;
+  for (const model::LockReference &L : Locks) {
     llvm::StringRef Rest = llvm::StringRef(L.Callee).drop_front(4); // "omp_"
     if (Rest.endswith("_with_hint") && Ctx.Options.Opari2Compatible)
       continue;
+    unsigned Line = Ctx.lines().line(L.Name.Begin);
+    std::optional<unsigned> DeclBegin = Ctx.Unit.topLevelDeclBegin(L.Name.Begin);
+    if (!DeclBegin) {
+      Ctx.note(Line, L.Callee + " is not measured: it is named outside any declaration");
+      continue;
+    }
     std::string Name = "POMP2_" + Rest.str();
     Name[6] = llvm::toUpper(Name[6]);
-    Ctx.replace(L.Name, Name, false, L.Callee + " at line " + std::to_string(Ctx.lines().line(L.Name.Begin)));
+    if (Declared.insert(Name).second) {
+      Edit Declaration;
+      Declaration.Offset = *DeclBegin;
+      Declaration.Code = std::string(Ctx.Unit.CPlusPlus ? "extern \"C\" " : "") + "__typeof__(" +
+                         L.Callee + ") " + Name + ";\nstatic __typeof__(" + L.Callee +
+                         ") *const ompp_keeps_" + L.Callee + " __attribute__((used)) = " + L.Callee +
+                         ";";
+      Declaration.Rank = -999999; // after the region definitions, before any construct
+      Declaration.Origin = "the declaration of " + Name;
+      Ctx.plan().Edits.push_back(std::move(Declaration));
+    }
+    Ctx.replace(L.Name, Name, false, L.Callee + " at line " + std::to_string(Line));
   }
 }
 

@@ -4,10 +4,15 @@
 #include "emit/Emit.h"
 #include "parse/Parse.h"
 #include "plan/Plan.h"
+#include "rewriter/InlineHeaders.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace ompp::instrument {
+
+/// Levels of headers including headers with OpenMP constructs that are inlined.
+constexpr unsigned MaxInlinedHeaderDepth = 8;
 
 std::vector<std::string> disableableFamilies() { return plan::familyNames(); }
 
@@ -39,6 +44,32 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   auto Unit = parse::parseMainFile(File, ClangArgs);
   if (!Unit)
     return Unit.takeError();
+  // Headers with OpenMP constructs are inlined, and what they include may
+  // bring more: one round per level of nesting.
+  std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());
+  for (unsigned Round = 0; Round < MaxInlinedHeaderDepth && !Unit->HeaderPragmas.empty(); ++Round) {
+    auto Inlined = inlineHeaders(*Unit, File);
+    if (!Inlined)
+      break;
+    for (const std::string &Dir : Inlined->QuoteDirs)
+      if (!llvm::is_contained(Result.QuoteDirs, Dir)) {
+        Result.QuoteDirs.push_back(Dir);
+        Args.insert(Args.end(), {"-iquote", Dir});
+      }
+    auto Next = parse::parseMainFile(File, Args, llvm::StringRef(Inlined->Text));
+    if (!Next) {
+      llvm::consumeError(Next.takeError());
+      for (model::HeaderDirectives &H : Unit->HeaderPragmas)
+        H.NotInlined = "the file does not compile with it inlined";
+      Result.QuoteDirs.clear();
+      break;
+    }
+    Unit = std::move(Next);
+  }
+  for (model::HeaderDirectives &H : Unit->HeaderPragmas)
+    if (H.NotInlined.empty())
+      H.NotInlined = "it is included " + std::to_string(MaxInlinedHeaderDepth) +
+                     " or more levels deep";
   plan::PlanOptions PlanOpts;
   PlanOpts.Opari2Compatible = Options.Opari2Compatible;
   PlanOpts.KeepUntied = Options.KeepUntied;

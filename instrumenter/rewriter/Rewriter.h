@@ -33,6 +33,8 @@ struct RewriteResult {
   unsigned NumRegions = 0;
   unsigned NumWarnings = 0;
   bool AlreadyInstrumented = false; // input was ompp output: Source is the input unchanged
+  std::vector<std::string> QuoteDirs; // compile Source with `-iquote` for each (headers inlined
+                                      // into it include their neighbours)
 };
 
 /// The first line of every rewritten file; an input with this line anywhere

@@ -2,6 +2,16 @@
 // runtime untouched (omp_lock_t is opaque here: libgomp and libomp lay it out
 // differently), so libompp is compiled without OpenMP and declares the
 // pointers as void*; the C ABI is the same.
+//
+// The runtime's functions are looked up with dlsym, which returns a symbol's
+// default version: the one the plain program binds at link time.  A plain
+// undefined reference from libompp (which links no OpenMP runtime) would bind
+// the oldest version instead, and libgomp's oldest nest-lock functions are
+// OpenMP 2.5's, with another lock layout and other nesting semantics.
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "adapter/lifecycle.hpp"
@@ -9,22 +19,27 @@
 
 #define OMPP_API __attribute__((visibility("default")))
 
-extern "C" {
-void omp_init_lock(void*) __attribute__((weak));
-void omp_destroy_lock(void*) __attribute__((weak));
-void omp_set_lock(void*) __attribute__((weak));
-void omp_unset_lock(void*) __attribute__((weak));
-int omp_test_lock(void*) __attribute__((weak));
-void omp_init_nest_lock(void*) __attribute__((weak));
-void omp_destroy_nest_lock(void*) __attribute__((weak));
-void omp_set_nest_lock(void*) __attribute__((weak));
-void omp_unset_nest_lock(void*) __attribute__((weak));
-int omp_test_nest_lock(void*) __attribute__((weak));
-void omp_init_lock_with_hint(void*, int) __attribute__((weak));
-void omp_init_nest_lock_with_hint(void*, int) __attribute__((weak));
-}
-
 namespace {
+
+using LockFn = void (*)(void*);
+using TestLockFn = int (*)(void*);
+using HintLockFn = void (*)(void*, int);
+
+// The OpenMP runtime's function `name`; a program without one cannot have
+// called an omp_*lock function, so its absence is a build error to explain.
+// Each wrapper keeps the result in a local static: one lookup per function.
+template <typename Function>
+Function omp_function(const char* name) {
+    void* function = dlsym(RTLD_DEFAULT, name);
+    if (function == nullptr) {
+        std::fprintf(stderr,
+                     "ompp: %s: no OpenMP runtime is loaded in this program; compile and link it "
+                     "with -fopenmp\n",
+                     name);
+        std::abort();
+    }
+    return reinterpret_cast<Function>(function);
+}
 
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
@@ -82,17 +97,64 @@ int measured_test(void* lock, Try attempt) {
 
 extern "C" {
 
-OMPP_API void POMP2_Init_lock(void* s) { omp_init_lock(s); }
-OMPP_API void POMP2_Destroy_lock(void* s) { omp_destroy_lock(s); }
-OMPP_API void POMP2_Set_lock(void* s) { measured_set(s, omp_set_lock); }
-OMPP_API void POMP2_Unset_lock(void* s) { measured_unset(s, omp_unset_lock); }
-OMPP_API int POMP2_Test_lock(void* s) { return measured_test(s, omp_test_lock); }
-OMPP_API void POMP2_Init_nest_lock(void* s) { omp_init_nest_lock(s); }
-OMPP_API void POMP2_Destroy_nest_lock(void* s) { omp_destroy_nest_lock(s); }
-OMPP_API void POMP2_Set_nest_lock(void* s) { measured_set(s, omp_set_nest_lock); }
-OMPP_API void POMP2_Unset_nest_lock(void* s) { measured_unset(s, omp_unset_nest_lock); }
-OMPP_API int POMP2_Test_nest_lock(void* s) { return measured_test(s, omp_test_nest_lock); }
-OMPP_API void POMP2_Init_lock_with_hint(void* s, int hint) { omp_init_lock_with_hint(s, hint); }
-OMPP_API void POMP2_Init_nest_lock_with_hint(void* s, int hint) { omp_init_nest_lock_with_hint(s, hint); }
+OMPP_API void POMP2_Init_lock(void* s) {
+    static const auto init = omp_function<LockFn>("omp_init_lock");
+    init(s);
+}
+OMPP_API void POMP2_Destroy_lock(void* s) {
+    static const auto destroy = omp_function<LockFn>("omp_destroy_lock");
+    destroy(s);
+}
+OMPP_API void POMP2_Set_lock(void* s) {
+    static const auto set = omp_function<LockFn>("omp_set_lock");
+    measured_set(s, set);
+}
+OMPP_API void POMP2_Unset_lock(void* s) {
+    static const auto unset = omp_function<LockFn>("omp_unset_lock");
+    measured_unset(s, unset);
+}
+OMPP_API int POMP2_Test_lock(void* s) {
+    static const auto test = omp_function<TestLockFn>("omp_test_lock");
+    return measured_test(s, test);
+}
+OMPP_API void POMP2_Init_nest_lock(void* s) {
+    static const auto init = omp_function<LockFn>("omp_init_nest_lock");
+    init(s);
+}
+OMPP_API void POMP2_Destroy_nest_lock(void* s) {
+    static const auto destroy = omp_function<LockFn>("omp_destroy_nest_lock");
+    destroy(s);
+}
+OMPP_API void POMP2_Set_nest_lock(void* s) {
+    static const auto set = omp_function<LockFn>("omp_set_nest_lock");
+    measured_set(s, set);
+}
+OMPP_API void POMP2_Unset_nest_lock(void* s) {
+    static const auto unset = omp_function<LockFn>("omp_unset_nest_lock");
+    measured_unset(s, unset);
+}
+OMPP_API int POMP2_Test_nest_lock(void* s) {
+    static const auto test = omp_function<TestLockFn>("omp_test_nest_lock");
+    return measured_test(s, test);
+}
+
+// omp_init_lock_with_hint is OpenMP 4.5 and libgomp 12 does not export it:
+// without it the lock is made by omp_init_lock (a hint is only advice).
+OMPP_API void POMP2_Init_lock_with_hint(void* s, int hint) {
+    static const auto init = reinterpret_cast<HintLockFn>(dlsym(RTLD_DEFAULT, "omp_init_lock_with_hint"));
+    if (init != nullptr) {
+        init(s, hint);
+    } else {
+        POMP2_Init_lock(s);
+    }
+}
+OMPP_API void POMP2_Init_nest_lock_with_hint(void* s, int hint) {
+    static const auto init = reinterpret_cast<HintLockFn>(dlsym(RTLD_DEFAULT, "omp_init_nest_lock_with_hint"));
+    if (init != nullptr) {
+        init(s, hint);
+    } else {
+        POMP2_Init_nest_lock(s);
+    }
+}
 
 }  // extern "C"

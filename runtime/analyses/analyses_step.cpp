@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "analyses/control_flow/control_flow.hpp"
+#include "analyses/invariants/invariants.hpp"
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/overheads/overheads_report.hpp"
 #include "analyses/properties/properties.hpp"
@@ -100,6 +101,8 @@ void run_analyses(model::Profile& profile, const config::Config&) {
     }
     profile.overheads = compute_overheads(profile);
     profile.properties = find_properties(profile);
+    // An on-demand dump reads trees the threads are still writing.
+    if (profile.final_report) profile.invariant_violations = check_invariants(profile);
 }
 
 void append_text_sections(std::string& out, const model::Profile& profile) {

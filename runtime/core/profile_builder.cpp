@@ -19,6 +19,54 @@ std::optional<std::uint32_t> region_id(const Node& node) {
     return node.region->info.id;
 }
 
+// A combined construct (parallel for, parallel sections, parallel master or
+// masked) reports its inner construct on the parallel region's own handle,
+// so in a thread's tree its parallel node has a child of the same region:
+// the loop, sections or masked part.  The part is not a call of its own; the
+// profile folds it into the parallel node, which stays the one node of the
+// construct (execC = instances) with the part's children (its implicit
+// barrier among them) hung from it.
+bool is_combined(const RegionRecord* region) {
+    if (region == nullptr) return false;
+    switch (region->info.kind) {
+    case model::RegionKind::ParallelLoop:
+    case model::RegionKind::ParallelSections:
+    case model::RegionKind::ParallelMaster: return true;
+    default: return false;
+    }
+}
+
+// The part of `node` when `node` is a combined construct's parallel node.
+// Only called for nodes that are not parts themselves, so a part's child of
+// the same region is a new instance of the construct (recursion), not a part.
+const Node* combined_part(const Node& node) {
+    if (node.kind != NodeKind::Region || !is_combined(node.region)) return nullptr;
+    for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
+        if (child->kind == NodeKind::Region && child->region == node.region && child->fork_origin == nullptr) {
+            return child;
+        }
+    }
+    return nullptr;
+}
+
+// The children `node` has in the profile: its own, with a combined
+// construct's part replaced by the part's children; worker nodes are
+// reached through their fork point instead.
+template <typename Visitor>
+void for_each_profile_child(const Node& node, Visitor&& visit) {
+    const Node* part = combined_part(node);
+    for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
+        if (child->fork_origin != nullptr) continue;
+        if (child != part) {
+            visit(*child);
+            continue;
+        }
+        for (const Node* inner = part->child_list(); inner != nullptr; inner = inner->sibling()) {
+            if (inner->fork_origin == nullptr) visit(*inner);
+        }
+    }
+}
+
 class ProfileBuilder {
 public:
     ProfileBuilder(model::Profile& profile, double seconds_per_tick, std::uint32_t max_depth)
@@ -127,9 +175,7 @@ private:
             const std::uint32_t id = next.merge ? next.parent_id : node_id(next.parent_id, node);
             enter(*next.thread, node, id);
             children.clear();
-            for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
-                if (child->fork_origin == nullptr) children.push_back({next.thread, child, id, false});
-            }
+            for_each_profile_child(node, [&](const Node& child) { children.push_back({next.thread, &child, id, false}); });
             if (auto it = workers_by_fork_.find(&node); it != workers_by_fork_.end()) {
                 for (const auto& [worker, worker_start] : it->second) children.push_back({worker, worker_start, id, true});
             }
@@ -150,6 +196,7 @@ private:
             deepest = std::max(deepest, node.max_active_instances.get());
         }
         add_metrics(metrics_of(id, thread.id()), node);
+        if (const Node* part = combined_part(node)) model_id_[part] = id;
     }
 
     bool is_folded(const Node& node) const { return node.depth > max_depth_; }
@@ -161,22 +208,29 @@ private:
         std::uint64_t children = 0;
         std::uint64_t tasks = 0;
         std::array<std::uint64_t, model::kMaxCounters> children_counters{};
-        for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
-            if (child->fork_origin != nullptr) continue;
-            const std::uint64_t child_inclusive = child->metrics.inclusive.get();
+        for_each_profile_child(node, [&](const Node& child) {
+            const std::uint64_t child_inclusive = child.metrics.inclusive.get();
             // Below the fold point, folded nodes' visits nest in each other:
             // their exclusive times add up to the time spent there.
-            children += is_folded(*child) ? child->metrics.folded_exclusive.get() : child_inclusive;
+            children += is_folded(child) ? child.metrics.folded_exclusive.get() : child_inclusive;
             for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
-                children_counters[i] += child->metrics.counters[i].get();
+                children_counters[i] += child.metrics.counters[i].get();
             }
-            if (child->kind == NodeKind::TaskStub) tasks += child_inclusive;
-            if (child->kind == NodeKind::ImplicitBarrier) {
-                for (const Node* inner = child->child_list(); inner != nullptr; inner = inner->sibling()) {
+            if (child.kind == NodeKind::TaskStub) tasks += child_inclusive;
+            if (child.kind == NodeKind::ImplicitBarrier) {
+                for (const Node* inner = child.child_list(); inner != nullptr; inner = inner->sibling()) {
                     if (inner->kind == NodeKind::TaskStub) tasks += inner->metrics.inclusive.get();
                 }
             }
-        }
+        });
+        // sectT/sectC of a parallel sections construct are its sections part's.
+        const Node* part = combined_part(node);
+        const NodeMetrics& phases =
+            part != nullptr && node.region->info.kind == model::RegionKind::ParallelSections ? part->metrics : m;
+        // A task stub points at task execution, which the task tree counts:
+        // its time is the stub's inclusive time only, so every second of a
+        // thread is exclusive time of exactly one node.
+        const bool counts_own_time = node.kind != NodeKind::TaskStub;
         if (visits > 0) {
             const double shortest = seconds(m.shortest.get());
             out.min_s = out.visits > 0 ? std::min(out.min_s, shortest) : shortest;
@@ -185,10 +239,12 @@ private:
         out.visits += visits;
         out.inclusive_s += seconds(inclusive);
         // A snapshot may see children updated after their parent: clamp.
-        out.exclusive_s += is_folded(node) ? seconds(m.folded_exclusive.get())
-                                           : seconds(inclusive > children ? inclusive - children : 0);
-        out.body_s += seconds(m.body.get());
-        out.body_count += m.body_count.get();
+        if (counts_own_time) {
+            out.exclusive_s += is_folded(node) ? seconds(m.folded_exclusive.get())
+                                               : seconds(inclusive > children ? inclusive - children : 0);
+        }
+        out.body_s += seconds(phases.body.get());
+        out.body_count += phases.body_count.get();
         out.enter_s += seconds(m.enter.get());
         out.exit_s += seconds(m.exit.get());
         out.startup_s += seconds(m.startup.get());
@@ -198,7 +254,10 @@ private:
         for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
             const std::uint64_t own = m.counters[i].get();
             out.counters_inclusive[i] += static_cast<double>(own);
-            out.counters_exclusive[i] += static_cast<double>(own > children_counters[i] ? own - children_counters[i] : 0);
+            if (counts_own_time) {
+                out.counters_exclusive[i] +=
+                    static_cast<double>(own > children_counters[i] ? own - children_counters[i] : 0);
+            }
         }
     }
 

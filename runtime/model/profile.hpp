@@ -172,6 +172,9 @@ struct Profile {
     std::vector<Property> properties;
     std::vector<Snapshot> snapshots;
     std::vector<Warning> warnings;
+    // Invariants of a finished profile it breaks (analyses/invariants):
+    // empty unless ompp has a bug.
+    std::vector<std::string> invariant_violations;
 };
 
 }  // namespace ompp::model

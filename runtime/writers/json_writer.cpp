@@ -151,6 +151,7 @@ json to_json(const model::Profile& profile) {
                             {"region", optional_value(warning.region)},
                             {"occurrences", warning.occurrences}});
     }
+    out["invariant_violations"] = profile.invariant_violations;
     return out;
 }
 

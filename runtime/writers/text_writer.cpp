@@ -257,6 +257,11 @@ private:
         }
         for (const auto& error : profile_.counter_errors) field("Counter Error", error);
         field("Warnings", fmt::format("{}", profile_.warnings.size()));
+        if (const auto& broken = profile_.invariant_violations; !broken.empty()) {
+            field("Profile check", fmt::format("WARNING: the figures do not add up ({} invariant violation{}, "
+                                               "please report to ompp; first: {})",
+                                               broken.size(), broken.size() == 1 ? "" : "s", broken.front()));
+        }
         line("");
     }
 

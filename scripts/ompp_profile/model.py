@@ -69,6 +69,9 @@ class Profile:
     overheads: dict
     properties: list[dict]
     snapshots: list[dict]
+    # libompp's own check of the profile (docs/analyses.md "Invariants"):
+    # empty unless libompp has a bug.
+    invariant_violations: list[str] = field(default_factory=list)
 
     @property
     def roots(self) -> list[Node]:

@@ -87,4 +87,5 @@ def read_profile(source: Union[str, Path, dict]) -> Profile:
         overheads=data.get("overheads", {}),
         properties=data.get("properties", []),
         snapshots=data.get("snapshots", []),
+        invariant_violations=data.get("invariant_violations", []),
     )

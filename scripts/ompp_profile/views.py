@@ -21,18 +21,18 @@ def thread_ranges(threads: Iterable[int]) -> str:
     return ",".join(parts)
 
 
-def edge_labels(per_thread_counts: dict[int, int]) -> list[str]:
-    """Labels of one control-flow edge as the ompP CFG paper writes them.
-
-    Threads that took the edge equally often are grouped, and each group is
-    labelled with its thread ids and the count the group executed in total:
-    {0: 5, 1: 5, 2: 5, 3: 5, 4: 1} -> ['0-3|20', '4|1'].
+def edge_label(per_thread_counts: dict[int, int]) -> str:
+    """The label of one control-flow edge, as libompp writes it (one
+    definition, docs/analyses.md "Control flow"): threads that took the edge
+    equally often are grouped, each group written `T|N` for thread ids T and
+    N times each, groups in order of their first thread, joined by ", ":
+    {0: 5, 1: 5, 2: 5, 3: 5, 4: 1} -> '0-3|5, 4|1'.
     """
     by_count: dict[int, list[int]] = defaultdict(list)
     for tid, count in per_thread_counts.items():
         by_count[count].append(tid)
     groups = sorted(by_count.items(), key=lambda item: min(item[1]))
-    return [f"{thread_ranges(tids)}|{count * len(tids)}" for count, tids in groups]
+    return ", ".join(f"{thread_ranges(tids)}|{count}" for count, tids in groups)
 
 
 def subtree_time(node: Node) -> float:
@@ -120,7 +120,7 @@ def control_flow_dot(profile: Profile) -> str:
             per_edge[pred.node][pred.thread] = pred.count
         for pred_node, counts in per_edge.items():
             style = "dotted" if pred_node == node.parent else "solid"
-            label = _dot_label(edge_labels(counts))
+            label = _dot_label([edge_label(counts)])
             out.append(f"  n{pred_node} -> n{node.id} [style={style}, label={label}];")
     out.append("}")
     return "\n".join(out)

@@ -183,6 +183,8 @@ TEST_CASE("task properties", "[properties][tasks]") {
     const auto* management = property(props, "TaskManagementDominatesWaiting", parallel);
     REQUIRE(management);
     CHECK(management->severity_pct == Approx(100.0 * (0.3 + 3 * 0.8) / 4.0));
+    // Those seconds are not diagnosed a second time as the region's imbalance.
+    CHECK(property(props, "ImbalanceInParallelRegion", parallel) == nullptr);
 
     SECTION("big tasks created by every thread hold none of the task properties") {
         auto& p = b.profile();
@@ -197,5 +199,6 @@ TEST_CASE("task properties", "[properties][tasks]") {
         CHECK(property(props2, "TasksTooSmallForCreationCost") == nullptr);
         CHECK(property(props2, "TaskCreationConcentratedOnFewThreads") == nullptr);
         CHECK(property(props2, "TaskManagementDominatesWaiting") == nullptr);
+        CHECK(property(props2, "ImbalanceInParallelRegion", parallel) != nullptr);
     }
 }

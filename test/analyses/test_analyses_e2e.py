@@ -9,12 +9,14 @@ Usage: test_analyses_e2e.py <directory holding the test programs> [unittest args
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import unittest
 
 PROGRAMS = None
+OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
 
 
 def run_profiled(program, args=(), env=None, threads=2, outdir=None):
@@ -100,6 +102,22 @@ class ControlFlowVersions(unittest.TestCase):
         svg = subprocess.run(["dot", "-Tsvg", dot_file], capture_output=True, text=True)
         self.assertEqual(svg.returncode, 0, svg.stderr)
         self.assertIn("<svg", svg.stdout)
+
+    def test_ompp_view_draws_the_same_edge_labels_as_libompp(self):
+        """One definition of `T|N` (N times each): libompp's .cfg.dot and
+        `ompp-view cfg` label every edge of the same profile alike."""
+        outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
+        run_profiled("cfg_versions", ["A", "parallel"], {"OMPP_CONTROLFLOW_DOT": "1"}, outdir=outdir)
+        (dot_file,) = glob.glob(os.path.join(outdir, "*.ompp.cfg.dot"))
+        (json_file,) = glob.glob(os.path.join(outdir, "*.ompp.json"))
+        edge = re.compile(r'(n\d+) -> (n\d+) \[[^\]]*label="([^"]*)"')
+        with open(dot_file) as f:
+            from_libompp = set(edge.findall(f.read()))
+        view = subprocess.run([sys.executable, OMPP_VIEW, "cfg", json_file], capture_output=True, text=True)
+        self.assertEqual(view.returncode, 0, view.stderr)
+        from_view = set(edge.findall(view.stdout))
+        self.assertIn("0-1|19", {label for _, _, label in from_libompp})
+        self.assertEqual(from_view, from_libompp)
 
     def test_threads_in_a_parallel_region_are_grouped(self):
         profile, report, _ = run_profiled("cfg_versions", ["A", "parallel"])

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
 
 using namespace ompp;
@@ -115,6 +116,84 @@ TEST_CASE("the end of an enclosing region closes regions left open (cancellation
     CHECK(thread_of(*lp, 0)->inclusive_s == Approx(80 * kNs));
     REQUIRE(p.warnings.size() == 1);
     CHECK_THAT(p.warnings[0].text, Catch::Contains("left open"));
+}
+
+// The instrumenter splits `parallel for` into parallel + for on one handle
+// (docs/instrumenter.md): fork, begin, For_enter, implicit barrier,
+// For_exit, end, join.  The profile has one node for the construct.
+TEST_CASE("a combined parallel for is one node: execC = instances, the barrier its child", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& pfor = region("parallelfor", 60);
+    const auto& inner = region("userRegion", 62, "userRegionName=work*");
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kKey = 5;
+    constexpr int kInstances = 3;
+    for (int i = 0; i < kInstances; ++i) {
+        const core::Ticks t0 = 1000 + 1000 * i;
+        master.fork(pfor, t0, kKey);
+        master.parallel_begin(pfor, t0 + 10, {kKey, 1});
+        master.enter(pfor, t0 + 20);
+        master.enter(inner, t0 + 30);
+        master.exit(inner, t0 + 530);
+        master.enter(pfor, t0 + 600, NodeKind::ImplicitBarrier);
+        master.exit(pfor, t0 + 700, NodeKind::ImplicitBarrier);
+        master.exit(pfor, t0 + 710);
+        master.parallel_end(pfor, t0 + 720);
+        master.join(pfor, t0 + 750);
+    }
+    clock.at(5000);
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, pfor.info.id);
+    REQUIRE(node != nullptr);
+    const auto& metrics = *thread_of(*node, 0);
+    CHECK(metrics.visits == kInstances);
+    CHECK(metrics.inclusive_s == Approx(kInstances * 750 * kNs));
+    CHECK(metrics.startup_s == Approx(kInstances * 10 * kNs));
+    CHECK(metrics.shutdown_s == Approx(kInstances * 30 * kNs));
+    // Loop overhead (enter, after the barrier) and the parallel part's own
+    // time: everything but the user region and the barrier.
+    CHECK(metrics.exclusive_s == Approx(kInstances * 150 * kNs));
+    CHECK(find_child(p, node->id, NodeKind::Region, pfor.info.id) == nullptr);
+    const auto* barrier = find_child(p, node->id, NodeKind::ImplicitBarrier, pfor.info.id);
+    REQUIRE(barrier != nullptr);
+    CHECK(thread_of(*barrier, 0)->visits == kInstances);
+    const auto* work = find_child(p, node->id, NodeKind::Region, inner.info.id);
+    REQUIRE(work != nullptr);
+    CHECK(thread_of(*work, 0)->visits == kInstances);
+    // Control flow: the user region was entered right after the construct.
+    REQUIRE(work->predecessors.size() == 1);
+    CHECK(work->predecessors[0].node == node->id);
+    CHECK(work->predecessors[0].count == kInstances);
+    CHECK(p.nodes.size() == 4);
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+TEST_CASE("a combined parallel sections construct keeps its sections' sectT and sectC", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& psections = region("parallelsections", 90);
+    core::ThreadState& t = m.this_thread();
+    t.fork(psections, 1000, 7);
+    t.parallel_begin(psections, 1010, {7, 1});
+    t.enter(psections, 1020);
+    for (core::Ticks start : {1030, 1130}) {
+        t.begin_body(psections, start);
+        t.end_body(psections, start + 80);
+    }
+    t.enter(psections, 1300, NodeKind::ImplicitBarrier);
+    t.exit(psections, 1310, NodeKind::ImplicitBarrier);
+    t.exit(psections, 1320);
+    t.parallel_end(psections, 1330);
+    t.join(psections, 1340);
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, psections.info.id);
+    REQUIRE(node != nullptr);
+    CHECK(thread_of(*node, 0)->visits == 1);
+    CHECK(thread_of(*node, 0)->body_count == 2);
+    CHECK(thread_of(*node, 0)->body_s == Approx(160 * kNs));
+    CHECK(find_child(p, node->id, NodeKind::ImplicitBarrier, psections.info.id) != nullptr);
+    CHECK(p.nodes.size() == 3);
 }
 
 TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "[core]") {

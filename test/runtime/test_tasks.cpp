@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
 
 using namespace ompp;
@@ -88,6 +89,13 @@ TEST_CASE("task profiling: seed Fig. 6-11 (suspended at a taskwait, resumed late
     REQUIRE(stub != nullptr);
     CHECK(thread_of(*stub, 0)->inclusive_s == Approx(500 * kNs));
     CHECK(thread_of(*stub, 0)->task_switches == 3);  // two begins, one resume
+    // Task execution is counted once, in the task tree: the stub has no
+    // exclusive time, and the thread's exclusive times add up to its time.
+    CHECK(thread_of(*stub, 0)->exclusive_s == 0);
+    double exclusive_s = 0;
+    for (const auto& node : p.nodes) exclusive_s += thread_of(node, 0) ? thread_of(node, 0)->exclusive_s : 0;
+    CHECK(exclusive_s == Approx(thread_of(p.nodes[0], 0)->inclusive_s));
+    CHECK(analyses::check_invariants(p).empty());
     CHECK(thread_of(*barrier, 0)->exclusive_s == Approx(300 * kNs));
     CHECK(thread_of(*par_node, 0)->task_s == Approx(500 * kNs));
     // Creation: its own node under the parallel region.

@@ -105,8 +105,8 @@ class ViewsTest(unittest.TestCase):
         self.assertEqual(views.thread_ranges([3, 0, 1, 2, 5, 7, 8]), "0-3,5,7-8")
 
     def test_edge_labels_group_threads_with_equal_counts(self):
-        self.assertEqual(views.edge_labels({0: 5, 1: 5, 2: 5, 3: 5, 4: 1}), ["0-3|20", "4|1"])
-        self.assertEqual(views.edge_labels({0: 2, 1: 3}), ["0|2", "1|3"])
+        self.assertEqual(views.edge_label({0: 5, 1: 5, 2: 5, 3: 5, 4: 1}), "0-3|5, 4|1")
+        self.assertEqual(views.edge_label({0: 2, 1: 3}), "0|2, 1|3")
 
     def test_call_tree_shows_percent_of_measured_thread_time(self):
         tree = views.call_tree(self.profile).splitlines()
@@ -152,9 +152,10 @@ class ViewsTest(unittest.TestCase):
 
     def test_control_flow_dot_has_parent_and_sibling_edges(self):
         dot = views.control_flow_dot(self.profile)
-        self.assertIn('n1 -> n2 [style=dotted, label="0-1|2"]', dot)
-        self.assertIn('n2 -> n3 [style=solid, label="0-1|2"]', dot)
-        self.assertIn('n3 -> n3 [style=solid, label="0-1|6"]', dot)
+        # T|N: threads T, N times each (the same definition as libompp's .cfg.dot).
+        self.assertIn('n1 -> n2 [style=dotted, label="0-1|1"]', dot)
+        self.assertIn('n2 -> n3 [style=solid, label="0-1|1"]', dot)
+        self.assertIn('n3 -> n3 [style=solid, label="0-1|3"]', dot)
         if shutil.which("dot"):
             subprocess.run(["dot", "-Tsvg"], input=dot, text=True, check=True, capture_output=True)
 
@@ -183,6 +184,18 @@ class CommandLineTest(unittest.TestCase):
             result = self.run_view("tree", str(path))
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("R00003 CRITICAL 'acc' a.c (11-12)", result.stdout)
+
+    def test_a_profile_that_does_not_add_up_is_one_warning_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "literal.2-0.ompp.json"
+            path.write_text(json.dumps(dict(LITERAL, invariant_violations=["thread 1: a", "thread 2: b"])))
+            result = self.run_view("hot", str(path))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stderr.strip().splitlines(),
+                             [f"ompp-view: warning: {path}: libompp found 2 figure(s) that do not add up "
+                              "(first: thread 1: a)"])
+            path.write_text(json.dumps(dict(LITERAL, invariant_violations=[])))
+            self.assertEqual(self.run_view("hot", str(path)).stderr, "")
 
     def test_missing_file_is_one_line_and_exit_1(self):
         result = self.run_view("hot", "/nonexistent/x.ompp.json")

@@ -17,6 +17,7 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -124,10 +124,40 @@ double parallel_region_total(const Node& node) {
     return wallclock * static_cast<double>(node.threads.size());
 }
 
+namespace {
+
+bool inside_parallel(const ProfileIndex& index, const Node& node) {
+    const Node* parent = index.parent(node);
+    if (parent == nullptr) return false;
+    if (index.enclosing_parallel(*parent) != nullptr) return true;
+    const Node* task_root = index.enclosing_task_root(*parent);
+    if (task_root == nullptr || !task_root->region) return false;
+    for (auto stub_id : index.stubs_of_task(*task_root->region)) {
+        if (index.enclosing_parallel(*index.node(stub_id)) != nullptr) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+double parallel_coverage(const ProfileIndex& index) {
+    double covered = 0;
+    for (const auto& node : index.profile().nodes) {
+        if (node.kind != NodeKind::Region || node.threads.empty()) continue;
+        auto kind = index.region_kind(node);
+        if (!kind || !is_parallel(*kind) || inside_parallel(index, node)) continue;
+        covered += parallel_region_total(node) / static_cast<double>(node.threads.size());
+    }
+    return covered;
+}
+
 model::Overheads compute_overheads(const model::Profile& profile) {
     ProfileIndex index(profile);
     model::Overheads result;
-    result.total_s = profile.wall_time_s * profile.threads;
+    // ompP: duration x threads.  With nested parallelism more threads than
+    // the largest team work at once: all threads measured are the basis.
+    const auto threads = std::max<std::size_t>(profile.threads, profile.threads_info.size());
+    result.total_s = profile.wall_time_s * static_cast<double>(threads);
     std::map<std::uint32_t, model::RegionOverheads> by_region;
     for (const auto& node : profile.nodes) {
         if (node.kind == NodeKind::Region && node.region) {

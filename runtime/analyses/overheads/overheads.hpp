@@ -21,6 +21,12 @@ model::OverheadClasses node_overheads(const ProfileIndex& index, const model::No
 // fork-to-join time) times its team size: ompP's per-region "Total".
 double parallel_region_total(const model::Node& node);
 
+// Parallel coverage: the wallclock time (master's fork to join) of the
+// parallel regions not run inside another one, summed; at most the program's
+// wall time.  A nested region, or one in a task that ran inside a parallel
+// region, is already covered by the outer one.
+double parallel_coverage(const ProfileIndex& index);
+
 // The program record and one record per parallel region (sorted by overhead,
 // largest first, as in ompP's report).
 model::Overheads compute_overheads(const model::Profile& profile);

@@ -53,8 +53,7 @@ void append_overhead_report(std::string& out, const model::Profile& profile) {
     auto it = std::back_inserter(out);
     const auto& overheads = profile.overheads;
     auto wallclock = parallel_wallclock(profile);
-    double coverage = 0;
-    for (auto [region, t] : wallclock) coverage += t;
+    const double coverage = parallel_coverage(ProfileIndex(profile));
 
     append_section_header(out, "ompP Overhead Analysis Report");
     fmt::format_to(it, "Total runtime (wallclock)   : {:.2f} sec [{} threads]\n", profile.wall_time_s,

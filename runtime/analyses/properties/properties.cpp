@@ -79,9 +79,16 @@ private:
         if (d > 0) findings_.push_back({&kind, node.region, d});
     }
 
+    // The wait in a construct's implicit barriers, net of task work, less
+    // the barriers where task management dominates the waiting: those
+    // seconds are that property's, and no time is diagnosed twice.
     double exit_barrier_sum(const Node& node) const {
         double total = 0;
-        for (const auto& m : node.threads) total += index_.exit_barrier_wait(node, m.thread);
+        for (auto child_id : index_.children(node)) {
+            const Node* child = index_.node(child_id);
+            if (child->kind != NodeKind::ImplicitBarrier || task_management_dominates(*child)) continue;
+            for (const auto& m : child->threads) total += index_.wait_time(*child, m);
+        }
         return total;
     }
 
@@ -90,7 +97,7 @@ private:
         case RegionKind::Barrier: {
             double wait = 0;
             for (const auto& m : node.threads) wait += index_.wait_time(node, m);
-            add(kWaitAtBarrier, node, wait);
+            if (!task_management_dominates(node)) add(kWaitAtBarrier, node, wait);
             scheduling_point(node);
             break;
         }
@@ -163,7 +170,7 @@ private:
     // Scheduling points where threads ran tasks many times per arrival but
     // spent more time between tasks than in them: the waiting is dominated
     // by creating, queueing and switching tasks rather than by running them.
-    void scheduling_point(const Node& node) {
+    bool task_management_dominates(const Node& node) const {
         double task = 0, not_task = 0;
         std::uint64_t switches = 0;
         for (auto child_id : index_.children(node)) {
@@ -176,10 +183,16 @@ private:
             not_task += index_.wait_time(node, m);
         }
         auto visits = sum_over_threads(node, &ThreadMetrics::visits);
-        if (switches == 0 || visits == 0) return;
-        if (static_cast<double>(switches) >= thresholds_.task_switches_per_visit * static_cast<double>(visits) &&
-            not_task > task)
-            add(kTaskManagementDominatesWaiting, node, not_task);
+        return switches > 0 && visits > 0 &&
+               static_cast<double>(switches) >= thresholds_.task_switches_per_visit * static_cast<double>(visits) &&
+               not_task > task;
+    }
+
+    void scheduling_point(const Node& node) {
+        if (!task_management_dominates(node)) return;
+        double not_task = 0;
+        for (const auto& m : node.threads) not_task += index_.wait_time(node, m);
+        add(kTaskManagementDominatesWaiting, node, not_task);
     }
 
     void task_construct(const model::TaskStatistics& task) {

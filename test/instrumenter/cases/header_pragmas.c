@@ -1,6 +1,6 @@
-/* Directives in an included header are not instrumented: one warning at the
- * #include naming the header and its first directive's line (the header is
- * included twice, counted once). */
+/* Directives in an included header are instrumented: the header is inlined
+ * in place of its first #include (its guard skips the second), framed by
+ * #line, so its regions name the header and its lines. */
 #include "header_pragmas.h"
 #include "header_pragmas.h"
 #include <stdio.h>
@@ -12,7 +12,8 @@ int main(void) {
   printf("%d\n", n == 0);
   return 0;
 }
-// EXPECT-WARNING: header_pragmas.c:4:(\d+:)? warning: not instrumented: 2 OpenMP directives in header '\S*header_pragmas.h' \(first at line 10;
 // STDOUT: 1
+// T1: Parallel_fork parallel@9; Parallel_begin parallel@9; Atomic_enter atomic@11; Atomic_exit atomic@11;
+// T1: Implicit_barrier_enter parallel@9; Implicit_barrier_exit parallel@9; Parallel_end parallel@9; Parallel_join parallel@9;
 // T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@10; Atomic_exit atomic;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel

@@ -1,6 +1,5 @@
-/* OpenMP code in a header (used by header_pragmas.c): not rewritten, one
- * warning names this header and its first executable directive; the
- * declarative directives are not counted. */
+/* OpenMP code in a header (used by header_pragmas.c), inlined into the file
+ * that includes it; the declarative directive is left as it is. */
 #ifndef HEADER_PRAGMAS_H
 #define HEADER_PRAGMAS_H
 #pragma omp declare reduction(maxi : int : omp_out = omp_out > omp_in ? omp_out : omp_in) \

@@ -3,6 +3,7 @@
 // without the instrumenter.  argv[1] selects the scenario; the JSON profile
 // is checked by test_e2e.py.
 #include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_locks.h>
 #include <pomp2/pomp2_user_lib.h>
 
 #include <atomic>

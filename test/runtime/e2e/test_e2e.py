@@ -236,6 +236,19 @@ class ProgramTest(unittest.TestCase):
         self.assertEqual(held, visits)
 
 
+    def test_nest_locks_keep_openmp_3_semantics(self):
+        # Built as C with this compiler's OpenMP runtime: libgomp has 2.5 and
+        # 3.0 nest locks, and the wrappers must reach the ones the plain
+        # program would bind.
+        exe = self.work / "nest_locks"
+        build = run([CC, "-O1", "-fopenmp", f"-I{INCLUDE}", str(SOURCES / "nest_locks.c"),
+                     f"-L{LIBDIR}", f"-Wl,-rpath,{LIBDIR}", "-lompp", "-o", str(exe)])
+        self.assertEqual(build.returncode, 0, build.stderr)
+        result = run([str(exe)], cwd=self.work, env=dict(os.environ, OMPP_OUTDIR=str(self.work), OMPP_QUIET="1"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("nest locks: ok", result.stdout)
+
+
 @unittest.skipUnless(shutil.which("opari2") and shutil.which("opari2-config"), "OPARI2 not installed")
 class Opari2InstrumentedTest(unittest.TestCase):
     """Code instrumented by OPARI2 itself links and runs against libompp."""
