@@ -29,6 +29,7 @@ struct ThreadExitHook {
     ~ThreadExitHook() {
         const auto list = retired.lock();
         if (list == nullptr || state == nullptr || !state->recyclable()) return;
+        state->ended_at(list->clock.now());
         std::lock_guard lock(list->mutex);
         list->states.push_back(state);
     }

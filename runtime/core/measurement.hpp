@@ -68,6 +68,8 @@ inline constexpr std::uint32_t kDefaultMaxDepth = 50;
 // keep its state (~90 KB) to the end.  Shared with the threads' exit hooks,
 // which may run after the Measurement is gone (then they find it expired).
 struct RetiredThreads {
+    explicit RetiredThreads(Clock c) : clock(c) {}
+    const Clock clock;
     std::mutex mutex;
     std::vector<ThreadState*> states;
 };
@@ -122,7 +124,7 @@ private:
     mutable std::mutex threads_mutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;
     CounterReaderFactory counter_factory_;
-    std::shared_ptr<RetiredThreads> retired_ = std::make_shared<RetiredThreads>();
+    std::shared_ptr<RetiredThreads> retired_ = std::make_shared<RetiredThreads>(clock_);
 };
 
 }  // namespace ompp::core
