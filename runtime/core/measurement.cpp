@@ -19,25 +19,6 @@ std::uint64_t mix(std::uint64_t key) {
 
 __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec"))) = {0, nullptr};
 
-namespace {
-
-// When its OS thread ends, a ThreadState with nothing open and no counter
-// reader (those belong to one OS thread) is handed to the next new thread.
-struct ThreadExitHook {
-    std::weak_ptr<RetiredThreads> retired;
-    ThreadState* state = nullptr;
-    ~ThreadExitHook() {
-        const auto list = retired.lock();
-        if (list == nullptr || state == nullptr || !state->recyclable()) return;
-        state->ended_at(list->clock.now());
-        std::lock_guard lock(list->mutex);
-        list->states.push_back(state);
-    }
-};
-thread_local ThreadExitHook t_exit_hook;
-
-}  // namespace
-
 const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
     const std::size_t start = mix(key) % kSlots;
     for (std::size_t probe = 0; probe < kSlots; ++probe) {
@@ -94,23 +75,6 @@ void Measurement::set_counter_reader_factory(CounterReaderFactory factory) {
 }
 
 ThreadState& Measurement::attach_this_thread() {
-    ThreadState* state = take_over_retired();
-    if (state == nullptr) state = &add_thread();
-    t_binding = ThreadBinding{generation_, state};
-    t_exit_hook.retired = retired_;
-    t_exit_hook.state = state;
-    return *state;
-}
-
-ThreadState* Measurement::take_over_retired() {
-    std::lock_guard lock(retired_->mutex);
-    if (retired_->states.empty()) return nullptr;
-    ThreadState* state = retired_->states.back();
-    retired_->states.pop_back();
-    return state;
-}
-
-ThreadState& Measurement::add_thread() {
     std::unique_ptr<CounterReader> counters;
     std::unique_lock lock(threads_mutex_);
     if (counter_factory_) {
@@ -121,6 +85,7 @@ ThreadState& Measurement::add_thread() {
     }
     const auto id = static_cast<std::uint32_t>(threads_.size());
     threads_.push_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
+    t_binding = ThreadBinding{generation_, threads_.back().get()};
     return *threads_.back();
 }
 

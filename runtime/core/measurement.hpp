@@ -63,17 +63,6 @@ extern __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec")
 // OMPP_MAX_DEPTH.
 inline constexpr std::uint32_t kDefaultMaxDepth = 50;
 
-// ThreadStates of OS threads that ended, for new threads to take over:
-// libgomp starts fresh threads for nested teams, and each would otherwise
-// keep its state (~90 KB) to the end.  Shared with the threads' exit hooks,
-// which may run after the Measurement is gone (then they find it expired).
-struct RetiredThreads {
-    explicit RetiredThreads(Clock c) : clock(c) {}
-    const Clock clock;
-    std::mutex mutex;
-    std::vector<ThreadState*> states;
-};
-
 class Measurement {
 public:
     explicit Measurement(Clock clock, std::uint32_t max_depth = kDefaultMaxDepth);
@@ -103,7 +92,6 @@ public:
     void close_open_regions(Ticks now);
 
     // Read-only traversal of every thread's tree, safe while threads measure.
-    // A ThreadState taken over by a later OS thread is one thread here.
     void for_each_thread(const std::function<void(const ThreadState&)>& visit) const;
 
     // Everything measured so far as a profile (regions, nodes, threads, tasks,
@@ -112,8 +100,6 @@ public:
 
 private:
     ThreadState& attach_this_thread();
-    ThreadState* take_over_retired();
-    ThreadState& add_thread();
 
     Clock clock_;
     Ticks start_;
@@ -124,7 +110,6 @@ private:
     mutable std::mutex threads_mutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;
     CounterReaderFactory counter_factory_;
-    std::shared_ptr<RetiredThreads> retired_ = std::make_shared<RetiredThreads>(clock_);
 };
 
 }  // namespace ompp::core

@@ -354,7 +354,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     const ForkRecord fork = measurement_.forks().find(position.parent_key);
     team_level_.store(position.level, std::memory_order_relaxed);
     if (fork.node != nullptr) parent_thread_.store(fork.thread, std::memory_order_relaxed);
-    const Ticks start = fork.node != nullptr && fork.time <= now ? std::max(fork.time, std::min(not_before_, now)) : now;
+    const Ticks start = fork.node != nullptr && fork.time <= now ? fork.time : now;
     Frame& frame = push(context, NodeKind::Region, region, start, fork.node);
     frame.worker = true;
     frame.team = fork.team;

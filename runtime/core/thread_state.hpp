@@ -159,15 +159,6 @@ public:
     // Owner only (or after the thread stopped): memory in use.
     std::size_t live_nodes() const { return nodes_.live(); }
     std::size_t open_frames() const { return current_->frames.size(); }
-    // Owner only, as its OS thread ends: nothing open, no per-OS-thread
-    // counter reader, so a new OS thread may carry on with this state.
-    // Owner only: its OS thread ended at `now`; a thread that carries on
-    // with this state counts no time before (its team's fork may be earlier).
-    void ended_at(Ticks now) { not_before_ = now; }
-    bool recyclable() const {
-        return counters_ == nullptr && current_ == &implicit_main_ && implicit_main_.frames.empty() &&
-               active_.empty() && held_locks_.empty();
-    }
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
@@ -231,7 +222,6 @@ private:
     std::vector<HeldLock> held_locks_;
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
-    Ticks not_before_ = 0;
     std::atomic<int> team_level_{0};
     std::atomic<std::uint32_t> parent_thread_{0};
     mutable std::mutex warnings_mutex_;
