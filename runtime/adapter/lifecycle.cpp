@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "analyses/analyses_step.hpp"
+#include "analyses/control_flow/control_flow.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
 #include "writers/text_writer.hpp"
@@ -165,7 +166,8 @@ void finalise_at_exit() { finalise(); }
 
 void begin_measuring(core::Clock clock, config::Config config) {
     g_config = new config::Config(std::move(config));
-    g_measurement = new core::Measurement(clock);
+    g_measurement =
+        new core::Measurement(clock, static_cast<std::uint32_t>(g_config->integer("OMPP_MAX_DEPTH")));
     g_start_date = new std::string(local_time_now());
     g_disabled_kinds.store(disabled_kinds(*g_config));
     analyses::on_measurement_start(*g_measurement, *g_config);
@@ -241,11 +243,12 @@ void finalise() {
         request.threads = profile.threads;
         request.report_file = config.text("OMPP_REPORTFILE");
         std::vector<std::string> messages;
+        std::vector<writers::SideFile> side_files;
+        if (config.flag("OMPP_CONTROLFLOW_DOT")) side_files.push_back({".cfg.dot", analyses::control_flow_dot(profile)});
         const auto paths = writers::write_reports(request, writers::to_text(profile),
                                                   writers::to_json(profile).dump(1, ' ', false,
                                                                                  nlohmann::json::error_handler_t::replace),
-                                                  messages);
-        if (paths) analyses::write_side_files(profile, config, paths->text, messages);
+                                                  messages, side_files);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());

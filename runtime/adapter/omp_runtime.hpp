@@ -11,14 +11,28 @@ int omp_get_level(void) __attribute__((weak));
 int omp_get_ancestor_thread_num(int level) __attribute__((weak));
 int omp_get_num_threads(void) __attribute__((weak));
 int omp_get_max_threads(void) __attribute__((weak));
+int omp_get_thread_num(void) __attribute__((weak));
+int omp_get_active_level(void) __attribute__((weak));
+int omp_get_max_active_levels(void) __attribute__((weak));
 }
 
 namespace ompp::adapter {
 
 inline int omp_level() { return omp_get_level != nullptr ? omp_get_level() : 0; }
 
+// A parallel region forked now gets a team of one thread: nested
+// parallelism is used up (a recursion that forks at every level).
+inline bool nesting_exhausted() {
+    return omp_get_active_level != nullptr && omp_get_max_active_levels != nullptr &&
+           omp_get_active_level() >= omp_get_max_active_levels();
+}
+
+// The master of a team (thread 0) forked it itself and needs no key.
+inline bool is_team_master() { return omp_get_thread_num != nullptr && omp_get_thread_num() == 0; }
+
 // Identity of the thread at `level` of the current nesting (its ancestor
-// thread numbers), the key under which it publishes its forks.
+// thread numbers), the key under which it publishes its forks.  Costs
+// O(level^2) in libgomp: computed only for teams with workers.
 inline std::uint64_t thread_identity(int level) {
     std::uint64_t key = 0xcbf29ce484222325ULL ^ static_cast<std::uint64_t>(level + 1);
     if (omp_get_ancestor_thread_num == nullptr) return key;

@@ -5,6 +5,7 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "adapter/lifecycle.hpp"
@@ -139,15 +140,17 @@ OMPP_API void POMP2_Begin(POMP2_USER_Region_handle* handle, const char ctc_strin
 }
 OMPP_API void POMP2_End(POMP2_USER_Region_handle* handle) { exit(handle, K::UserRegion); }
 
+// A user region is its name, which may be built at run time: the call
+// site's handle only caches the region of the name it saw last.
 OMPP_API void POMP2_USER_Begin_named(POMP2_Region_handle* handle, const char* name, const char* file, int line) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
+    const char* text = name != nullptr ? name : "";
     const auto* region = handle != nullptr
                              ? static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE))
                              : nullptr;
-    if (region == nullptr) {
-        region = &RegionRegistry::instance().named(K::UserRegion, name != nullptr ? name : "", file != nullptr ? file : "",
-                                                   line);
+    if (region == nullptr || *region->info.name != text) [[unlikely]] {
+        region = &RegionRegistry::instance().user_region(text, file != nullptr ? file : "", line);
         if (handle != nullptr) __atomic_store_n(handle, const_cast<RegionRecord*>(region), __ATOMIC_RELEASE);
     }
     if (!measured(K::UserRegion)) return;
@@ -177,9 +180,11 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
     if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
+    // A team of one has no workers to find the fork: no key, nothing published.
+    const bool alone = if_clause == 0 || num_threads == 1 || ompp::adapter::nesting_exhausted();
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
-                ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                if_clause != 0 && num_threads > 0 ? static_cast<std::uint32_t>(num_threads) : 1U);
+                alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
+                alone ? 1U : static_cast<std::uint32_t>(std::max(num_threads, 0)));
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
@@ -188,8 +193,9 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
     const auto now = m->now();
     const int level = ompp::adapter::omp_level();
     if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
-    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now,
-                                    {ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level});
+    const std::uint64_t forker =
+        ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
+    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <mutex>
 
@@ -111,17 +110,6 @@ void append_text_sections(std::string& out, const model::Profile& profile) {
     append_properties_report(out, profile);
     append_control_flow_report(out, profile);
     snapshots::append_snapshot_report(out, profile);
-}
-
-void write_side_files(const model::Profile& profile, const config::Config& config, const std::string& report_path,
-                      std::vector<std::string>& messages) {
-    if (!config.flag("OMPP_CONTROLFLOW_DOT")) return;
-    std::string path = report_path;
-    if (path.size() > 4 && path.ends_with(".txt")) path.resize(path.size() - 4);
-    path += ".cfg.dot";
-    std::ofstream out(path);
-    out << control_flow_dot(profile);
-    if (!out.flush()) messages.push_back(fmt::format("ompp: could not write the control-flow graph to {}", path));
 }
 
 }  // namespace ompp::analyses

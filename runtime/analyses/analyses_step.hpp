@@ -31,10 +31,4 @@ void run_analyses(model::Profile& profile, const config::Config& config);
 // Appends the analyses' sections to the text report (after the runtime's).
 void append_text_sections(std::string& out, const model::Profile& profile);
 
-// After the reports are written to `report_path` (the .txt): files the
-// analyses add beside it (OMPP_CONTROLFLOW_DOT: <report>.cfg.dot).  Problems
-// are appended to `messages`, one line each.
-void write_side_files(const model::Profile& profile, const config::Config& config, const std::string& report_path,
-                      std::vector<std::string>& messages);
-
 }  // namespace ompp::analyses

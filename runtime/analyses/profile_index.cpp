@@ -33,6 +33,27 @@ ProfileIndex::ProfileIndex(const model::Profile& profile)
         }
         if (node.kind == NodeKind::TaskStub && node.region) stubs_by_task_[*node.region].push_back(node.id);
     }
+    // One pass, parents before children, instead of a walk up per query:
+    // call paths may be thousands of nodes deep.
+    enclosing_parallel_.resize(profile.nodes.size(), nullptr);
+    enclosing_task_root_.resize(profile.nodes.size(), nullptr);
+    depth_.resize(profile.nodes.size(), 0);
+    for (std::size_t i = 0; i < profile.nodes.size(); ++i) {
+        const Node& node = profile.nodes[i];
+        const auto parent = node.parent ? node_pos_.find(*node.parent) : node_pos_.end();
+        const bool parent_before = parent != node_pos_.end() && parent->second < i;
+        const Node* inherited_parallel = parent_before ? enclosing_parallel_[parent->second] : nullptr;
+        const Node* inherited_task_root = parent_before ? enclosing_task_root_[parent->second] : nullptr;
+        if (parent_before) depth_[i] = depth_[parent->second] + 1;
+        const auto kind = region_kind(node);
+        if (node.kind == NodeKind::TaskRoot) {
+            enclosing_task_root_[i] = &node;
+        } else {
+            const bool parallel = node.kind == NodeKind::Region && kind && is_parallel(*kind);
+            enclosing_parallel_[i] = parallel ? &node : inherited_parallel;
+            enclosing_task_root_[i] = inherited_task_root;
+        }
+    }
 }
 
 const Node* ProfileIndex::node(std::uint32_t id) const {
@@ -63,20 +84,18 @@ std::optional<RegionKind> ProfileIndex::region_kind(const Node& node) const {
 }
 
 const Node* ProfileIndex::enclosing_parallel(const Node& node) const {
-    for (const Node* n = &node; n; n = parent(*n)) {
-        if (n->kind == NodeKind::TaskRoot) return nullptr;
-        if (n->kind == NodeKind::Region) {
-            auto kind = region_kind(*n);
-            if (kind && is_parallel(*kind)) return n;
-        }
-    }
-    return nullptr;
+    auto it = node_pos_.find(node.id);
+    return it == node_pos_.end() ? nullptr : enclosing_parallel_[it->second];
 }
 
 const Node* ProfileIndex::enclosing_task_root(const Node& node) const {
-    for (const Node* n = &node; n; n = parent(*n))
-        if (n->kind == NodeKind::TaskRoot) return n;
-    return nullptr;
+    auto it = node_pos_.find(node.id);
+    return it == node_pos_.end() ? nullptr : enclosing_task_root_[it->second];
+}
+
+std::size_t ProfileIndex::depth(const Node& node) const {
+    auto it = node_pos_.find(node.id);
+    return it == node_pos_.end() ? 0 : depth_[it->second];
 }
 
 double ProfileIndex::task_time(const Node& node, std::uint32_t thread) const {

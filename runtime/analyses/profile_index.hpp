@@ -47,6 +47,8 @@ public:
     const model::Node* enclosing_parallel(const model::Node& node) const;
     // The task root a node's subtree hangs from, if it is inside a task tree.
     const model::Node* enclosing_task_root(const model::Node& node) const;
+    // Distance from the root (0 for the root).
+    std::size_t depth(const model::Node& node) const;
 
     // Time `thread` spent running tasks at this node (its task_stub children).
     double task_time(const model::Node& node, std::uint32_t thread) const;
@@ -67,6 +69,9 @@ private:
     std::unordered_map<std::uint32_t, std::size_t> region_pos_;
     std::vector<std::vector<std::uint32_t>> children_;  // by node position
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> stubs_by_task_;
+    std::vector<const model::Node*> enclosing_parallel_;   // by node position
+    std::vector<const model::Node*> enclosing_task_root_;  // by node position
+    std::vector<std::size_t> depth_;                       // by node position
 };
 
 const model::ThreadMetrics* metrics_of(const model::Node& node, std::uint32_t thread);

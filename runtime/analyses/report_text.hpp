@@ -9,6 +9,11 @@
 
 namespace ompp::analyses {
 
+// Call trees as deep as a recursion would make the text report grow with
+// the square of the depth (every node's call path is printed): its sections
+// show nodes to this depth and say what they left out; the JSON has all.
+inline constexpr std::size_t kTextReportDepth = 64;
+
 // ompP's section banner, shared by every section of the text report: a
 // 70-dash line, "----     <Title>     ----...", a 70-dash line, a blank line.
 void append_section_header(std::string& out, std::string_view title);

@@ -3,6 +3,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -41,6 +42,11 @@ constexpr std::array kOptions{
                "Most snapshots kept; when full, every other periodic snapshot is dropped and the interval "
                "doubles.",
                {}, 2, 1e6},
+    OptionSpec{"OMPP_MAX_DEPTH", T::Integer, "50",
+               "Deepest call path measured.  Deeper paths (recursion) fold into one node per region below the "
+               "node at this depth, with the deepest recursion of each, so cost and report size follow the "
+               "program's structure, not its depth.  The text report prints call trees to depth 64.",
+               {}, 1, 1e6},
     OptionSpec{"OMPP_CTR1", T::String, "",
                "Counter event: a software event (cpu_time, page_faults, ctx_switches, ...) or a PAPI event "
                "name.  See docs/analyses.md."},
@@ -103,7 +109,9 @@ std::string parse_option(const OptionSpec& spec, std::string_view text, OptionVa
         char* end = nullptr;
         errno = 0;
         const double parsed = std::strtod(copy.c_str(), &end);
-        if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0) return "expected a number";
+        if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(parsed)) {
+            return "expected a number";
+        }
         if (parsed < spec.min || parsed > spec.max) return fmt::format("expected {} to {}", spec.min, spec.max);
         value = parsed;
         return {};

@@ -1,5 +1,7 @@
 #include "core/measurement.hpp"
 
+#include <algorithm>
+
 namespace ompp::core {
 namespace {
 
@@ -59,8 +61,11 @@ ForkRecord ForkTable::find(std::uint64_t key) const {
     return record;
 }
 
-Measurement::Measurement(Clock clock)
-    : clock_(clock), start_(clock_.now()), generation_(g_next_generation.fetch_add(1)) {}
+Measurement::Measurement(Clock clock, std::uint32_t max_depth)
+    : clock_(clock),
+      start_(clock_.now()),
+      max_depth_(std::max<std::uint32_t>(max_depth, 1)),
+      generation_(g_next_generation.fetch_add(1)) {}
 
 Measurement::~Measurement() = default;
 

@@ -59,9 +59,13 @@ struct ThreadBinding {
 };
 extern __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec")));
 
+// Call paths deeper than this fold (see ThreadState::push): the default of
+// OMPP_MAX_DEPTH.
+inline constexpr std::uint32_t kDefaultMaxDepth = 50;
+
 class Measurement {
 public:
-    explicit Measurement(Clock clock);
+    explicit Measurement(Clock clock, std::uint32_t max_depth = kDefaultMaxDepth);
     Measurement(const Measurement&) = delete;
     Measurement& operator=(const Measurement&) = delete;
     ~Measurement();
@@ -73,6 +77,7 @@ public:
     Ticks now() const { return clock_.now(); }
     const Clock& clock() const { return clock_; }
     Ticks start() const { return start_; }
+    std::uint32_t max_depth() const { return max_depth_; }
 
     // Counter sources (runtime/counters/) install their factory before the
     // first event; threads seen later get a reader each.
@@ -98,6 +103,7 @@ private:
 
     Clock clock_;
     Ticks start_;
+    const std::uint32_t max_depth_;
     const std::uint64_t generation_;
     ForkTable forks_;
     std::atomic<std::uint32_t> max_team_size_{1};

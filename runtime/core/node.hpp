@@ -57,6 +57,7 @@ struct NodeMetrics {
     RelaxedCounter exit;        // exitT
     RelaxedCounter startup;     // startupT
     RelaxedCounter shutdown;    // shutdwnT
+    RelaxedCounter folded_exclusive;  // folded nodes only: time not in other folded nodes
     std::array<RelaxedCounter, model::kMaxCounters> counters;  // inclusive counter deltas
 
     void record_visit(Ticks duration) {
@@ -100,6 +101,9 @@ struct Node {
     // For a worker thread's parallel-region node: the fork node in the
     // forking thread's tree it belongs under.
     const Node* fork_origin = nullptr;
+    // Distance from the thread root.  Nodes deeper than the measurement's
+    // max_depth are folded (see ThreadState::push).
+    std::uint32_t depth = 0;
 
     std::atomic<Node*> first_child{nullptr};
     std::atomic<Node*> next_sibling{nullptr};
@@ -108,6 +112,7 @@ struct Node {
     TeamRecord* team = nullptr;
     // Task roots: the largest number of instances of this construct that
     // were active at once on the owning thread (the seed's Table II).
+    // Folded nodes: the deepest recursion of the node (visits open at once).
     RelaxedCounter max_active_instances;
 
     NodeMetrics metrics;

@@ -69,14 +69,14 @@ void for_each_profile_child(const Node& node, Visitor&& visit) {
 
 class ProfileBuilder {
 public:
-    ProfileBuilder(model::Profile& profile, double seconds_per_tick)
-        : profile_(profile), seconds_per_tick_(seconds_per_tick) {}
+    ProfileBuilder(model::Profile& profile, double seconds_per_tick, std::uint32_t max_depth)
+        : profile_(profile), seconds_per_tick_(seconds_per_tick), max_depth_(max_depth) {}
 
     void build(const std::vector<const ThreadState*>& threads, double wall_s) {
         model::Node& root = profile_.nodes.emplace_back();
         root.kind = NodeKind::Root;
         if (threads.empty()) return;
-        for (const ThreadState* thread : threads) index_workers(*thread, thread->root());
+        for (const ThreadState* thread : threads) index_workers(*thread);
         for (const ThreadState* thread : threads) {
             model_id_[&thread->root()] = 0;
             visit_root(*thread, thread == threads.front() ? std::optional<double>(wall_s) : std::nullopt);
@@ -84,7 +84,7 @@ public:
         // Workers whose fork point is not (yet) in any tree: under the root.
         for (const auto& [fork, starts] : workers_by_fork_) {
             for (const auto& [thread, start] : starts) {
-                if (!visited_starts_.contains(start)) visit(*thread, *start, node_id(0, *start));
+                if (!visited_starts_.contains(start)) visit(*thread, *start, 0);
             }
         }
         resolve_predecessors();
@@ -94,12 +94,19 @@ public:
 private:
     double seconds(std::uint64_t ticks) const { return static_cast<double>(ticks) * seconds_per_tick_; }
 
-    void index_workers(const ThreadState& thread, const Node& node) {
-        for (const Node* child = node.child_list(); child != nullptr; child = child->sibling()) {
-            if (child->fork_origin != nullptr) {
-                workers_by_fork_[child->fork_origin].emplace_back(&thread, child);
+    // Every walk is iterative: call trees may be as deep as the program's
+    // recursion (up to the fold depth), far deeper than the stack allows.
+    void index_workers(const ThreadState& thread) {
+        std::vector<const Node*> pending{&thread.root()};
+        while (!pending.empty()) {
+            const Node* node = pending.back();
+            pending.pop_back();
+            for (const Node* child = node->child_list(); child != nullptr; child = child->sibling()) {
+                if (child->fork_origin != nullptr) {
+                    workers_by_fork_[child->fork_origin].emplace_back(&thread, child);
+                }
+                pending.push_back(child);
             }
-            index_workers(thread, *child);
         }
     }
 
@@ -132,12 +139,12 @@ private:
         for (const Node* child = thread.root().child_list(); child != nullptr; child = child->sibling()) {
             if (child->fork_origin != nullptr) continue;  // reached through its fork point
             if (child->kind == NodeKind::TaskRoot) {
-                visit(thread, *child, node_id(0, *child));
+                visit(thread, *child, 0);
                 continue;
             }
             has_regular_children = true;
             children_s += seconds(child->metrics.inclusive.get());
-            visit(thread, *child, node_id(0, *child));
+            visit(thread, *child, 0);
         }
         if (!wall_s && !has_regular_children) return;
         model::ThreadMetrics& root = metrics_of(0, thread.id());
@@ -147,7 +154,36 @@ private:
         root.exclusive_s = root.inclusive_s - children_s;
     }
 
-    void visit(const ThreadState& thread, const Node& node, std::uint32_t id) {
+    // Depth first, children in order, then the workers of a fork node (their
+    // parallel-region node merges into the fork node's model node): model
+    // ids are given in visiting order, so parents come before children.
+    struct Visit {
+        const ThreadState* thread;
+        const Node* node;
+        std::uint32_t parent_id;  // the model node's parent...
+        bool merge;               // ...or, for a worker's start, the model node itself
+    };
+
+    void visit(const ThreadState& thread, const Node& start, std::uint32_t parent_id) {
+        std::vector<Visit> pending{{&thread, &start, parent_id, false}};
+        std::vector<Visit> children;
+        while (!pending.empty()) {
+            const Visit next = pending.back();
+            pending.pop_back();
+            const Node& node = *next.node;
+            if (next.merge && visited_starts_.contains(&node)) continue;
+            const std::uint32_t id = next.merge ? next.parent_id : node_id(next.parent_id, node);
+            enter(*next.thread, node, id);
+            children.clear();
+            for_each_profile_child(node, [&](const Node& child) { children.push_back({next.thread, &child, id, false}); });
+            if (auto it = workers_by_fork_.find(&node); it != workers_by_fork_.end()) {
+                for (const auto& [worker, worker_start] : it->second) children.push_back({worker, worker_start, id, true});
+            }
+            pending.insert(pending.end(), children.rbegin(), children.rend());
+        }
+    }
+
+    void enter(const ThreadState& thread, const Node& node, std::uint32_t id) {
         model_id_[&node] = id;
         pending_predecessors_.emplace_back(id, thread.id(), &node);
         if (node.fork_origin != nullptr) visited_starts_.insert(&node);
@@ -155,15 +191,15 @@ private:
             auto& most = max_active_[region_id(node).value_or(0)];
             most = std::max(most, node.max_active_instances.get());
         }
+        if (is_folded(node)) {
+            std::uint64_t& deepest = profile_.nodes[id].recursion_depth;
+            deepest = std::max(deepest, node.max_active_instances.get());
+        }
         add_metrics(metrics_of(id, thread.id()), node);
         if (const Node* part = combined_part(node)) model_id_[part] = id;
-        for_each_profile_child(node, [&](const Node& child) { visit(thread, child, node_id(id, child)); });
-        if (auto it = workers_by_fork_.find(&node); it != workers_by_fork_.end()) {
-            for (const auto& [worker, start] : it->second) {
-                if (!visited_starts_.contains(start)) visit(*worker, *start, id);
-            }
-        }
     }
+
+    bool is_folded(const Node& node) const { return node.depth > max_depth_; }
 
     void add_metrics(model::ThreadMetrics& out, const Node& node) {
         const NodeMetrics& m = node.metrics;
@@ -174,7 +210,9 @@ private:
         std::array<std::uint64_t, model::kMaxCounters> children_counters{};
         for_each_profile_child(node, [&](const Node& child) {
             const std::uint64_t child_inclusive = child.metrics.inclusive.get();
-            children += child_inclusive;
+            // Below the fold point, folded nodes' visits nest in each other:
+            // their exclusive times add up to the time spent there.
+            children += is_folded(child) ? child.metrics.folded_exclusive.get() : child_inclusive;
             for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
                 children_counters[i] += child.metrics.counters[i].get();
             }
@@ -201,7 +239,10 @@ private:
         out.visits += visits;
         out.inclusive_s += seconds(inclusive);
         // A snapshot may see children updated after their parent: clamp.
-        if (counts_own_time) out.exclusive_s += seconds(inclusive > children ? inclusive - children : 0);
+        if (counts_own_time) {
+            out.exclusive_s += is_folded(node) ? seconds(m.folded_exclusive.get())
+                                               : seconds(inclusive > children ? inclusive - children : 0);
+        }
         out.body_s += seconds(phases.body.get());
         out.body_count += phases.body_count.get();
         out.enter_s += seconds(m.enter.get());
@@ -264,6 +305,7 @@ private:
 
     model::Profile& profile_;
     const double seconds_per_tick_;
+    const std::uint32_t max_depth_;
     std::unordered_map<const Node*, std::vector<std::pair<const ThreadState*, const Node*>>> workers_by_fork_;
     std::unordered_set<const Node*> visited_starts_;
     std::unordered_map<const Node*, std::uint32_t> model_id_;
@@ -272,16 +314,24 @@ private:
     std::unordered_map<std::uint32_t, std::uint64_t> max_active_;
 };
 
-void merge_warnings(std::vector<model::Warning>& into, const std::vector<model::Warning>& from) {
-    for (const auto& warning : from) {
-        auto same = std::find_if(into.begin(), into.end(), [&](const auto& w) { return w.text == warning.text; });
-        if (same != into.end()) {
-            same->occurrences += warning.occurrences;
+// Equal texts from several threads are one warning; indexed, as there may
+// be thousands.
+class WarningMerger {
+public:
+    explicit WarningMerger(std::vector<model::Warning>& into) : into_(into) {}
+    void add(const model::Warning& warning) {
+        const auto [it, added] = index_.try_emplace(warning.text, into_.size());
+        if (added) {
+            into_.push_back(warning);
         } else {
-            into.push_back(warning);
+            into_[it->second].occurrences += warning.occurrences;
         }
     }
-}
+
+private:
+    std::vector<model::Warning>& into_;
+    std::unordered_map<std::string, std::size_t> index_;
+};
 
 }  // namespace
 
@@ -295,15 +345,17 @@ model::Profile Measurement::build_profile() const {
     const Ticks now = clock_.now();
     profile.wall_time_s = static_cast<double>(now > start_ ? now - start_ : 0) * seconds_per_tick;
     profile.threads = std::max<std::uint32_t>(max_team_size(), 1);
-    ProfileBuilder(profile, seconds_per_tick).build(threads, profile.wall_time_s);
+    profile.max_depth = max_depth_;
+    ProfileBuilder(profile, seconds_per_tick, max_depth_).build(threads, profile.wall_time_s);
+    WarningMerger warnings(profile.warnings);
     for (const ThreadState* thread : threads) {
         profile.threads_info.push_back({thread->id(), thread->team_level(), thread->parent_thread()});
-        merge_warnings(profile.warnings, thread->warnings());
+        for (const model::Warning& warning : thread->warnings()) warnings.add(warning);
     }
     for (const std::string& problem : registry.problems()) {
         model::Warning warning;
         warning.text = problem;
-        merge_warnings(profile.warnings, {warning});
+        warnings.add(warning);
     }
     return profile;
 }

@@ -1,5 +1,7 @@
 #include "core/region_registry.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/ctc.hpp"
@@ -69,15 +71,51 @@ const RegionRecord& RegionRegistry::register_handle(void** handle, const char* c
     return *record;
 }
 
-const RegionRecord& RegionRegistry::named(model::RegionKind kind, std::string_view name, std::string_view file,
-                                          int line) {
+const RegionRecord* NameTable::find(std::string_view name) const {
+    const Table* table = current_.load(std::memory_order_acquire);
+    if (table == nullptr) return nullptr;
+    for (std::size_t i = std::hash<std::string_view>{}(name) & table->mask;; i = (i + 1) & table->mask) {
+        const RegionRecord* record = table->slots[i].load(std::memory_order_acquire);
+        if (record == nullptr || *record->info.name == name) return record;
+    }
+}
+
+void NameTable::place(const Table& table, const RegionRecord& record) {
+    std::size_t i = std::hash<std::string_view>{}(*record.info.name) & table.mask;
+    while (table.slots[i].load(std::memory_order_relaxed) != nullptr) i = (i + 1) & table.mask;
+    table.slots[i].store(&record, std::memory_order_release);
+}
+
+void NameTable::insert(const RegionRecord& record) {
+    const Table* current = current_.load(std::memory_order_relaxed);
+    const std::size_t capacity = current != nullptr ? current->mask + 1 : 0;
+    if (2 * (size_ + 1) > capacity) {
+        // At most half full, so probes stay short and always end at a free slot.
+        auto grown = std::make_unique<Table>();
+        const std::size_t new_capacity = std::max<std::size_t>(64, 2 * capacity);
+        grown->mask = new_capacity - 1;
+        grown->slots = std::make_unique<std::atomic<const RegionRecord*>[]>(new_capacity);
+        for (std::size_t i = 0; i < capacity; ++i) {
+            if (const RegionRecord* old = current->slots[i].load(std::memory_order_relaxed)) place(*grown, *old);
+        }
+        current = tables_.emplace_back(std::move(grown)).get();
+        current_.store(current, std::memory_order_release);
+    }
+    place(*current, record);
+    ++size_;
+}
+
+const RegionRecord& RegionRegistry::register_user_region(std::string_view name, std::string_view file, int line) {
     std::lock_guard lock(mutex_);
+    if (const RegionRecord* known = user_regions_.find(name)) return *known;
     model::Region info;
-    info.kind = kind;
+    info.kind = model::RegionKind::UserRegion;
     info.name = std::string(name);
     info.directive = {std::string(file), line, line};
     info.block_end = info.directive;
-    return intern(fmt::format("named:{}:{}:{}:{}", model::to_string(kind), name, file, line), info, false);
+    const RegionRecord& record = intern(fmt::format("user:{}", name), info, false);
+    user_regions_.insert(record);
+    return record;
 }
 
 const RegionRecord& RegionRegistry::lock(const void* lock_address) {

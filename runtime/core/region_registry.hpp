@@ -10,7 +10,9 @@
 // Records live as long as the process and never change once published.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -25,6 +27,25 @@ namespace ompp::core {
 struct RegionRecord {
     model::Region info;
     bool untied = false;
+};
+
+// Name -> user region, read without locks: slots are only ever filled
+// (release), and a fuller table replaces the current one whole (the old ones
+// stay: readers may still be probing them).  Writers hold the registry lock.
+class NameTable {
+public:
+    const RegionRecord* find(std::string_view name) const;
+    void insert(const RegionRecord& record);  // its info.name is the key
+
+private:
+    struct Table {
+        std::size_t mask = 0;
+        std::unique_ptr<std::atomic<const RegionRecord*>[]> slots;
+    };
+    void place(const Table& table, const RegionRecord& record);
+    std::atomic<const Table*> current_{nullptr};
+    std::vector<std::unique_ptr<Table>> tables_;
+    std::size_t size_ = 0;
 };
 
 class RegionRegistry {
@@ -44,9 +65,13 @@ public:
     }
     const RegionRecord& register_handle(void** handle, const char* ctc, model::RegionKind fallback);
 
-    // Regions without a CTC string: named user regions (one per begin site)
-    // and locks (one per lock object).
-    const RegionRecord& named(model::RegionKind kind, std::string_view name, std::string_view file, int line);
+    // Regions without a CTC string: user regions named at run time (one per
+    // name; the first begin gives its location) and locks (one per lock
+    // object).  A known name is found without a lock.
+    const RegionRecord& user_region(std::string_view name, std::string_view file, int line) {
+        if (const RegionRecord* known = user_regions_.find(name)) [[likely]] return *known;
+        return register_user_region(name, file, line);
+    }
     const RegionRecord& lock(const void* lock_address);
 
     std::vector<model::Region> regions() const;
@@ -56,11 +81,13 @@ public:
 private:
     RegionRegistry() = default;
     const RegionRecord& intern(std::string key, const model::Region& info, bool untied);
+    const RegionRecord& register_user_region(std::string_view name, std::string_view file, int line);
 
     mutable std::mutex mutex_;
     std::deque<RegionRecord> records_;  // stable addresses
     std::unordered_map<std::string, const RegionRecord*> by_key_;
     std::vector<std::string> problems_;
+    NameTable user_regions_;
 };
 
 }  // namespace ompp::core

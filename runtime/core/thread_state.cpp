@@ -1,6 +1,7 @@
 #include "core/thread_state.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -33,10 +34,44 @@ std::string describe(const RegionRecord* region) {
 
 Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
 
+std::size_t child_hash(const Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+    std::uint64_t key = reinterpret_cast<std::uintptr_t>(parent) * 0x9e3779b97f4a7c15ULL;
+    key ^= (reinterpret_cast<std::uintptr_t>(region) + static_cast<std::uint64_t>(kind)) * 0xbf58476d1ce4e5b9ULL;
+    key ^= reinterpret_cast<std::uintptr_t>(fork_origin) * 0x94d049bb133111ebULL;
+    return static_cast<std::size_t>(key ^ (key >> 29));
+}
+
 }  // namespace
 
+Node* ChildIndex::find(const Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) const {
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = child_hash(parent, kind, region, fork_origin) & mask;; i = (i + 1) & mask) {
+        Node* node = slots_[i];
+        if (node == nullptr ||
+            (node->parent == parent && node->kind == kind && node->region == region && node->fork_origin == fork_origin)) {
+            return node;
+        }
+    }
+}
+
+void ChildIndex::insert(Node* node) {
+    if (2 * (size_ + 1) > slots_.size()) {
+        std::vector<Node*> old = std::exchange(slots_, std::vector<Node*>(std::max<std::size_t>(64, 2 * slots_.size())));
+        size_ = 0;
+        for (Node* kept : old) {
+            if (kept != nullptr) insert(kept);
+        }
+    }
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = child_hash(node->parent, node->kind, node->region, node->fork_origin) & mask;
+    while (slots_[i] != nullptr) i = (i + 1) & mask;
+    slots_[i] = node;
+    ++size_;
+}
+
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
-    : measurement_(measurement), id_(id), counters_(std::move(counters)) {
+    : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()), counters_(std::move(counters)) {
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
     implicit_main_.root = root_;
     implicit_main_.frames.reserve(64);
@@ -55,6 +90,7 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->region = region;
     node->parent = parent;
     node->fork_origin = fork_origin;
+    node->depth = parent != nullptr ? parent->depth + 1 : 0;
     return node;
 }
 
@@ -71,11 +107,9 @@ inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionReco
 
 __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
                                                                const Node* fork_origin) {
-    for (Node* child = parent->first_child.load(std::memory_order_relaxed); child != nullptr;
-         child = child->next_sibling.load(std::memory_order_relaxed)) {
-        if (child->region == region && child->kind == kind && child->fork_origin == fork_origin) return child;
-    }
+    if (Node* known = children_.find(parent, kind, region, fork_origin)) return known;
     Node* child = new_node(kind, region, parent, fork_origin);
+    children_.insert(child);
     if (parent->last_child != nullptr) {
         parent->last_child->next_sibling.store(child, std::memory_order_release);
     } else {
@@ -115,9 +149,26 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     return entry;
 }
 
-[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now,
-                         const Node* fork_origin) {
-    Node* parent = context.current_node();
+[[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region,
+                                                       Ticks now, const Node* fork_origin) {
+    Node* caller = context.current_node();
+    if (caller->depth >= max_depth_) [[unlikely]] return push_folded(context, kind, region, now, fork_origin);
+    return push_under(context, caller, kind, region, now, fork_origin);
+}
+
+__attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, NodeKind kind,
+                                                          const RegionRecord& region, Ticks now, const Node* fork_origin) {
+    Frame& frame = push_under(context, fold_point(context), kind, region, now, fork_origin);
+    frame.folded = true;
+    Node* node = frame.node;
+    node->max_active_instances.raise_to(++node->active_instances);
+    return frame;
+}
+
+[[gnu::always_inline]] inline Frame& ThreadState::push_under(TaskContext& context, Node* parent, NodeKind kind,
+                                                             const RegionRecord& region, Ticks now,
+                                                             const Node* fork_origin) {
+    Node* caller = context.current_node();
     Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
     Node* node = child_of(parent, kind, &region, fork_origin);
     // A worker's part of a parallel region merges into the master's node, so
@@ -125,13 +176,14 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     // point, not after whatever the worker did in its previous team.
     const Node* predecessor = fork_origin != nullptr  ? fork_origin->parent
                               : last_exited != nullptr ? last_exited
-                                                       : parent;
+                                                       : caller;
     count_predecessor(node, predecessor, 1);
     Frame& frame = context.frames.emplace_back(node, now, context.suspended_total);
     // --- counter extension point (enter) ---
     if (counters_ != nullptr) [[unlikely]] {
-        read_counters(frame.counters_at_enter);
-        frame.counters_suspended_at_enter = context.counters_suspended_total;
+        CounterMarks& marks = context.counter_marks.emplace_back();
+        read_counters(marks.at_enter);
+        marks.suspended_at_enter = context.counters_suspended_total;
     }
     return frame;
 }
@@ -141,20 +193,36 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
     const Ticks visit = elapsed(frame.entered, now);
-    node->metrics.record_visit(visit > suspended ? visit - suspended : 0);
+    const Ticks measured = visit > suspended ? visit - suspended : 0;
+    const bool outermost = !frame.folded || leave_folded(context, frame, measured);
+    if (outermost) [[likely]] {
+        node->metrics.record_visit(measured);
+    } else {
+        // A recursive visit: its time is part of the enclosing visit's.
+        node->metrics.visits.add(1);
+    }
     // --- counter extension point (exit) ---
     if (counters_ != nullptr) [[unlikely]] {
+        const CounterMarks& marks = context.counter_marks.back();
         CounterValues values{};
         read_counters(values);
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            const std::uint64_t paused =
-                context.counters_suspended_total[i] - frame.counters_suspended_at_enter[i];
-            const std::uint64_t delta = elapsed(frame.counters_at_enter[i], values[i]);
+        for (std::size_t i = 0; i < values.size() && outermost; ++i) {
+            const std::uint64_t paused = context.counters_suspended_total[i] - marks.suspended_at_enter[i];
+            const std::uint64_t delta = elapsed(marks.at_enter[i], values[i]);
             node->metrics.counters[i].add(delta > paused ? delta - paused : 0);
         }
+        context.counter_marks.pop_back();
     }
     context.frames.pop_back();
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
+}
+
+__attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
+    Node* node = frame.node;
+    node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
+    // The caller is the fold point or another folded frame: frames.size() > max_depth_ >= 1.
+    context.frames[context.frames.size() - 2].folded_children += visit;
+    return --node->active_instances == 0;
 }
 
 inline Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
@@ -236,7 +304,9 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
             return;
         }
     }
-    warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there; ignored", name, file, line));
+    const RegionRecord* innermost = frames.empty() ? nullptr : frames.back().node->region;
+    warn(nullptr, fmt::format("user region '{}' ended at {}:{} but is not open there{}; ignored", name, file, line,
+                              innermost != nullptr ? fmt::format(" (innermost open: {})", describe(innermost)) : ""));
 }
 
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
@@ -249,12 +319,17 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
     if (node->team == nullptr) node->team = teams_.emplace_back(std::make_unique<TeamRecord>()).get();
     TeamRecord& team = *node->team;
-    if (team.capacity < wanted) {
-        team.members = std::make_unique<TeamMember[]>(wanted);
-        team.capacity = wanted;
+    // A folded fork node may be forked again inside its own open instance
+    // (a parallel region in a deep recursion): the outer team's workers may
+    // still report into the record, so it is neither replaced nor reset.
+    if (node->active_instances <= 1) {
+        if (team.capacity < wanted) {
+            team.members = std::make_unique<TeamMember[]>(wanted);
+            team.capacity = wanted;
+        }
+        team.reported.store(0, std::memory_order_relaxed);
     }
-    team.reported.store(0, std::memory_order_relaxed);
-    measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
+    if (team_size != 1) measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
@@ -409,6 +484,7 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     instance->handle = task;
     instance->region = &region;
     instance->frames.clear();
+    instance->counter_marks.clear();
     instance->root_last_exited = nullptr;
     instance->suspended = false;
     instance->suspended_total = 0;
@@ -419,11 +495,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     task_root.max_active_instances.raise_to(task_root.active_instances);
     active_.push_back(instance);
     switch_to(*instance, now);
-    Frame& frame = instance->frames.emplace_back(instance->root, now, Ticks{0});
-    if (counters_ != nullptr) [[unlikely]] {
-        read_counters(frame.counters_at_enter);
-        frame.counters_suspended_at_enter = {};
-    }
+    instance->frames.emplace_back(instance->root, now, Ticks{0});
+    if (counters_ != nullptr) [[unlikely]] read_counters(instance->counter_marks.emplace_back().at_enter);
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {
@@ -483,12 +556,12 @@ void ThreadState::close_open_regions(Ticks now) {
 
 void ThreadState::warn(const RegionRecord* region, std::string text) {
     std::lock_guard lock(warnings_mutex_);
-    for (auto& warning : warnings_) {
-        if (warning.text == text) {
-            ++warning.occurrences;
-            return;
-        }
+    // Indexed: a program may give thousands of distinct warnings.
+    if (auto it = warning_index_.find(text); it != warning_index_.end()) {
+        ++warnings_[it->second].occurrences;
+        return;
     }
+    warning_index_.emplace(text, warnings_.size());
     model::Warning warning;
     warning.text = std::move(text);
     if (region != nullptr) warning.region = region->info.id;

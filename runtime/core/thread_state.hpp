@@ -23,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -39,7 +40,7 @@ using TaskHandle = std::int64_t;
 struct TaskContext;
 
 // One open region on a task's stack.  Constructed field by field in the hot
-// path: the counter snapshots are only written (and read) with counters on.
+// path.  Kept small: a recursion keeps one per level.
 struct Frame {
     Frame(Node* entered_node, Ticks now, Ticks suspended_total)
         : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {}
@@ -54,8 +55,14 @@ struct Frame {
     bool fork_pending = false;  // forked here, team body not begun yet
     bool worker = false;        // this thread joined someone else's team here
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
-    CounterValues counters_at_enter;
-    CounterValues counters_suspended_at_enter;
+    bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
+    Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
+};
+
+// With counters on, one per frame, beside the frames (most runs have none).
+struct CounterMarks {
+    CounterValues at_enter;
+    CounterValues suspended_at_enter;
 };
 
 // The implicit task of a thread or one explicit task instance.
@@ -64,6 +71,7 @@ struct TaskContext {
     const RegionRecord* region = nullptr;
     Node* root = nullptr;  // the thread root, or the task_root of the instance's construct
     std::vector<Frame> frames;
+    std::vector<CounterMarks> counter_marks;  // counters on: one per frame
     Node* root_last_exited = nullptr;
     Ticks suspended_total = 0;
     Ticks suspended_since = 0;
@@ -80,6 +88,20 @@ struct TaskContext {
 struct TeamPosition {
     std::uint64_t parent_key = 0;  // identity of the thread that forked the team
     int level = 0;
+};
+
+// Owner only: the nodes of one thread's tree by (parent, kind, region, fork
+// origin), so that a parent with thousands of children (user regions named
+// at run time) finds one without walking its list.  Grows only when a node
+// is added.
+class ChildIndex {
+public:
+    Node* find(const Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin) const;
+    void insert(Node* node);
+
+private:
+    std::vector<Node*> slots_;  // a power of two, at most half full
+    std::size_t size_ = 0;
 };
 
 class ThreadState {
@@ -102,7 +124,8 @@ public:
     void exit_named(std::string_view name, std::string_view file, int line, Ticks now);
 
     // Parallel regions.  `key` identifies the forking thread (TeamPosition);
-    // `team_size` is the number of threads requested (0: unknown).
+    // `team_size` is the number of threads requested (0: unknown; 1: no
+    // workers, so the fork is not published).
     void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0);
     void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
     void parallel_end(const RegionRecord& region, Ticks now);
@@ -147,6 +170,17 @@ private:
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
+    // Call paths deeper than max_depth_ fold into one node per region under
+    // the node at max_depth_ (the fold point): recursion shows as one node
+    // whose visits nest, with their time counted once.
+    Node* fold_point(const TaskContext& context) const { return context.frames[max_depth_ - 1].node; }
+    Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
+                       const Node* fork_origin);
+    // Pushes a frame for the child of `parent`, entered from the current node.
+    Frame& push_under(TaskContext& context, Node* parent, model::NodeKind kind, const RegionRecord& region, Ticks now,
+                      const Node* fork_origin);
+    // Whether this was the node's outermost open visit.
+    bool leave_folded(TaskContext& context, const Frame& frame, Ticks visit);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     Frame* open_frame_below_top(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     void switch_to(TaskContext& target, Ticks now);
@@ -168,9 +202,11 @@ private:
 
     Measurement& measurement_;
     const std::uint32_t id_;
+    const std::uint32_t max_depth_;
     std::atomic<bool> published_{false};
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;
+    ChildIndex children_;
     BlockPool<PredecessorEntry, 512> predecessors_;
     BlockPool<TaskContext, 32> contexts_;
     Node* root_;
@@ -190,6 +226,7 @@ private:
     std::atomic<std::uint32_t> parent_thread_{0};
     mutable std::mutex warnings_mutex_;
     std::vector<model::Warning> warnings_;
+    std::unordered_map<std::string, std::size_t> warning_index_;  // text -> position in warnings_
 };
 
 }  // namespace ompp::core

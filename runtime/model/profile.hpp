@@ -79,6 +79,10 @@ struct Node {
     std::optional<std::uint32_t> region;  // see docs/profile-json.md
     std::vector<ThreadMetrics> threads;   // one entry per thread that visited
     std::vector<Predecessor> predecessors;
+    // Call paths deeper than Profile::max_depth fold into one node per region
+    // under the node at that depth; for such a node, the deepest nesting of
+    // its visits on one thread (> 1: recursion).  0: not folded.
+    std::uint64_t recursion_depth = 0;
 };
 
 // Per task construct (task-profiling seed, Table II).
@@ -153,6 +157,7 @@ struct CounterInfo {
 struct Profile {
     std::string application;
     std::uint32_t threads = 0;  // largest team size seen
+    std::uint32_t max_depth = 0;  // OMPP_MAX_DEPTH: call paths deeper than this are folded
     double wall_time_s = 0;
     std::string start_date, end_date;  // ISO 8601, local time
     double user_time_s = 0, system_time_s = 0;

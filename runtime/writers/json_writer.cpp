@@ -51,6 +51,7 @@ json to_json(const model::Profile& profile) {
     out["version"] = 1;
     out["application"] = profile.application;
     out["threads"] = profile.threads;
+    out["max_depth"] = profile.max_depth;
     out["wall_time_s"] = profile.wall_time_s;
     out["start_date"] = profile.start_date;
     out["end_date"] = profile.end_date;
@@ -85,12 +86,13 @@ json to_json(const model::Profile& profile) {
         for (const auto& p : node.predecessors) {
             predecessors.push_back({{"node", p.node}, {"thread", p.thread}, {"count", p.count}});
         }
-        nodes.push_back({{"id", node.id},
-                         {"parent", optional_value(node.parent)},
-                         {"kind", model::to_string(node.kind)},
-                         {"region", optional_value(node.region)},
-                         {"threads", std::move(threads)},
-                         {"predecessors", std::move(predecessors)}});
+        json& added = nodes.emplace_back(json{{"id", node.id},
+                                              {"parent", optional_value(node.parent)},
+                                              {"kind", model::to_string(node.kind)},
+                                              {"region", optional_value(node.region)},
+                                              {"threads", std::move(threads)},
+                                              {"predecessors", std::move(predecessors)}});
+        if (node.recursion_depth > 0) added["recursion_depth"] = node.recursion_depth;
     }
 
     json& threads_info = out["threads_info"] = json::array();

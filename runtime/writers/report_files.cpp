@@ -1,29 +1,18 @@
 #include "writers/report_files.hpp"
 
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 namespace ompp::writers {
 namespace {
-
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    ~FileDescriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
 
 // 0 on success, else errno.
 int write_all(int fd, const std::string& data) {
@@ -39,11 +28,66 @@ int write_all(int fd, const std::string& data) {
     return 0;
 }
 
-int write_file(const std::string& path, const std::string& data, int flags) {
-    FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644));
-    if (fd.get() < 0) return errno;
-    return write_all(fd.get(), data);
+// Whether anything (a dangling symlink too) is at `path`.
+bool occupied(const std::string& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 || errno != ENOENT;
 }
+
+// Files in a directory others may write to (/tmp) are for our eyes only.
+mode_t file_mode(const std::string& directory) {
+    struct stat info {};
+    const bool shared = ::stat(directory.c_str(), &info) == 0 && (info.st_mode & S_IWOTH) != 0;
+    return shared ? 0600 : 0644;
+}
+
+// One file written completely under a temporary name of its own in the
+// target directory (created exclusively, links not followed), then put in
+// place by a rename: nobody ever sees it half-written, and a failure or a
+// kill during the write leaves nothing at the final name.  Removed unless
+// placed.
+class TempFile {
+public:
+    TempFile() = default;
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() {
+        if (!path_.empty()) ::unlink(path_.c_str());
+    }
+
+    // 0 or errno.
+    int write(const std::string& directory, const std::string& data) {
+        static std::atomic<unsigned> counter{0};
+        path_ = fmt::format("{}/.ompp-{}-{}.tmp", directory, ::getpid(), counter.fetch_add(1));
+        const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                              file_mode(directory));
+        if (fd < 0) {
+            path_.clear();
+            return errno;
+        }
+        int error = write_all(fd, data);
+        if (::close(fd) != 0 && error == 0) error = errno;  // NFS reports a full disk here
+        return error;
+    }
+
+    // 0, EEXIST (`path` is taken and `replace` is off) or errno.  Replacing
+    // renames over `path`: a symlink there is replaced, never followed.
+    int place(const std::string& path, bool replace) {
+        int result = replace ? ::rename(path_.c_str(), path.c_str())
+                             : ::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE);
+        if (result != 0 && !replace && (errno == EINVAL || errno == ENOSYS)) {
+            // No RENAME_NOREPLACE on this file system: a hard link never replaces either.
+            result = ::link(path_.c_str(), path.c_str());
+            if (result == 0) ::unlink(path_.c_str());
+        }
+        if (result != 0) return errno;
+        path_.clear();
+        return 0;
+    }
+
+private:
+    std::string path_;
+};
 
 std::string json_path_for(const std::string& text_path) {
     constexpr std::string_view kTxt = ".txt";
@@ -53,61 +97,136 @@ std::string json_path_for(const std::string& text_path) {
     return text_path + ".json";
 }
 
-// An application name is a file name: no directories sneak in through it.
+std::string directory_of(const std::string& path) {
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// An application name is a file name: no directories sneak in through it,
+// and with ompp's suffixes it stays within NAME_MAX (255): a long one keeps
+// its start and gets a hash of the whole, so names stay distinct.
 std::string file_name_safe(std::string name) {
+    constexpr std::size_t kLongest = 160;
+    constexpr std::size_t kKept = kLongest - 17;  // '-' and 16 hex digits
     for (char& c : name) {
         if (c == '/') c = '_';
     }
-    return name.empty() ? std::string("unknown") : name;
+    if (name.empty()) return "unknown";
+    if (name.size() <= kLongest) return name;
+    std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+    for (unsigned char c : name) hash = (hash ^ c) * 0x100000001b3ULL;
+    return fmt::format("{}-{:016x}", name.substr(0, kKept), hash);
 }
 
-// Claims the first free index in `directory`; errno-style failure.
-int write_numbered(const std::string& directory, const ReportRequest& request, const std::string& text,
-                   const std::string& json, ReportPaths& paths) {
+// The report's files, JSON first: a text report never appears without
+// its JSON.  Side files go last; losing one does not lose the report.
+struct Output {
+    std::string suffix;  // after the stem: ".json", ".txt", ".cfg.dot"
+    const std::string* data;
+    bool essential;
+};
+
+std::vector<Output> outputs_of(const std::string& text, const std::string& json, const std::vector<SideFile>& side) {
+    std::vector<Output> outputs{{".json", &json, true}, {".txt", &text, true}};
+    for (const SideFile& file : side) outputs.push_back({file.suffix, &file.data, false});
+    return outputs;
+}
+
+// Writes every output to a temporary file in `directory`; errno-style.
+int write_temps(const std::string& directory, const std::vector<Output>& outputs, std::vector<TempFile>& temps) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        if (const int error = temps[i].write(directory, *outputs[i].data)) return error;
+    }
+    return 0;
+}
+
+// Claims the first index in `directory` at which none of the names is
+// taken (planted files and dangling links included); errno-style failure.
+int write_numbered(const std::string& directory, const ReportRequest& request, const std::vector<Output>& outputs,
+                   ReportPaths& paths, std::vector<std::string>& messages) {
     const std::string dir = directory.empty() ? "." : directory;
     // Like a build's output directory, OMPP_OUTDIR may name one that does not
-    // exist yet; a failure shows up as the open's errno below.
+    // exist yet; a failure shows up as the temporary file's errno below.
     std::error_code ignored;
     std::filesystem::create_directories(dir, ignored);
+    std::vector<TempFile> temps(outputs.size());
+    if (const int error = write_temps(dir, outputs, temps)) return error;
     for (unsigned index = 0; index < 100000; ++index) {
-        const std::string stem = fmt::format("{}/{}.{}-{}.ompp", dir, file_name_safe(request.application), request.threads, index);
-        paths = {stem + ".txt", stem + ".json"};
-        if (::access(paths.json.c_str(), F_OK) == 0) continue;
-        FileDescriptor fd(::open(paths.text.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-        if (fd.get() < 0) {
-            if (errno == EEXIST) continue;
-            return errno;
+        const std::string stem =
+            fmt::format("{}/{}.{}-{}.ompp", dir, file_name_safe(request.application), request.threads, index);
+        bool free = true;
+        for (const Output& output : outputs) free = free && !occupied(stem + output.suffix);
+        if (!free) continue;
+        std::vector<std::string> placed;
+        int error = 0;
+        for (std::size_t i = 0; i < outputs.size() && error == 0; ++i) {
+            const std::string path = stem + outputs[i].suffix;
+            error = temps[i].place(path, false);
+            if (error == 0) {
+                placed.push_back(path);
+            } else if (!outputs[i].essential && error != EEXIST) {
+                messages.push_back(fmt::format("ompp: could not write {} ({})", path, std::strerror(error)));
+                error = 0;
+            }
         }
-        if (const int error = write_all(fd.get(), text)) return error;
-        return write_file(paths.json, json, O_EXCL);
+        if (error == 0) {
+            paths = {stem + ".txt", stem + ".json"};
+            return 0;
+        }
+        // Taken meanwhile by another process, or failing: undo, so that no
+        // index is left with half of a report, and try the next one.
+        for (const std::string& path : placed) ::unlink(path.c_str());
+        if (error != EEXIST) return error;
+        temps = std::vector<TempFile>(outputs.size());
+        if (const int rewrite = write_temps(dir, outputs, temps)) return rewrite;
     }
     return EEXIST;
+}
+
+// OMPP_REPORTFILE: the exact path, replaced if it exists.
+int write_exact(const std::string& text_path, const std::vector<Output>& outputs, ReportPaths& paths,
+                std::vector<std::string>& messages) {
+    const std::string stem = text_path.ends_with(".txt") ? text_path.substr(0, text_path.size() - 4) : text_path;
+    paths = {text_path, json_path_for(text_path)};
+    std::vector<TempFile> temps(outputs.size());
+    if (const int error = write_temps(directory_of(text_path), outputs, temps)) return error;
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const std::string path = outputs[i].suffix == ".txt"    ? paths.text
+                                 : outputs[i].suffix == ".json" ? paths.json
+                                                                : stem + outputs[i].suffix;
+        if (const int error = temps[i].place(path, true)) {
+            if (outputs[i].essential) return error;
+            messages.push_back(fmt::format("ompp: could not write {} ({})", path, std::strerror(error)));
+        }
+    }
+    return 0;
 }
 
 }  // namespace
 
 std::optional<ReportPaths> write_reports(const ReportRequest& request, const std::string& text,
-                                         const std::string& json, std::vector<std::string>& messages) {
+                                         const std::string& json, std::vector<std::string>& messages,
+                                         const std::vector<SideFile>& side_files) {
+    const std::vector<Output> outputs = outputs_of(text, json, side_files);
     ReportPaths paths;
     if (!request.report_file.empty()) {
-        paths = {request.report_file, json_path_for(request.report_file)};
-        int error = write_file(paths.text, text, O_TRUNC);
-        if (error == 0) error = write_file(paths.json, json, O_TRUNC);
+        int error = write_exact(request.report_file, outputs, paths, messages);
         if (error == 0) return paths;
         messages.push_back(fmt::format("ompp: cannot write OMPP_REPORTFILE={} ({}); writing to {} instead",
                                        request.report_file, std::strerror(error), request.fallback_directory));
-        error = write_numbered(request.fallback_directory, request, text, json, paths);
+        error = write_numbered(request.fallback_directory, request, outputs, paths, messages);
         if (error == 0) return paths;
         messages.push_back(fmt::format("ompp: cannot write the profile to {} either ({})",
                                        request.fallback_directory, std::strerror(error)));
         return std::nullopt;
     }
-    int error = write_numbered(request.directory, request, text, json, paths);
+    int error = write_numbered(request.directory, request, outputs, paths, messages);
     if (error == 0) return paths;
     messages.push_back(fmt::format("ompp: cannot write to OMPP_OUTDIR={} ({}); writing to {} instead",
                                    request.directory.empty() ? "." : request.directory, std::strerror(error),
                                    request.fallback_directory));
-    error = write_numbered(request.fallback_directory, request, text, json, paths);
+    error = write_numbered(request.fallback_directory, request, outputs, paths, messages);
     if (error == 0) return paths;
     messages.push_back(
         fmt::format("ompp: cannot write the profile to {} either ({})", request.fallback_directory, std::strerror(error)));

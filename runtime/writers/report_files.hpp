@@ -1,7 +1,13 @@
 // report_files.hpp - where the reports go: <dir>/<app>.<threads>-<i>.ompp.txt
-// and .ompp.json with the first <i> for which neither exists (created
-// exclusively, so concurrent runs never overwrite each other), or the exact
-// OMPP_REPORTFILE path.  An unwritable directory falls back to /tmp.
+// and .ompp.json (and side files such as .ompp.cfg.dot) with the first <i>
+// at which none of the names is taken, by anything, dangling links included,
+// or the exact OMPP_REPORTFILE path.  An unwritable directory falls back to
+// /tmp.  Every file is written under a temporary name in its directory
+// (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 in world-writable directories) and
+// renamed into place when complete, the JSON before the text, never
+// replacing anything at numbered names: a full disk, a failing write or a
+// kill during the write never leaves a half-written report, or a text
+// report without its JSON, and a planted link never redirects a write.
 #pragma once
 
 #include <cstdint>
@@ -19,14 +25,22 @@ struct ReportRequest {
     std::string fallback_directory = "/tmp";
 };
 
+// A file beside the report: <stem><suffix>.
+struct SideFile {
+    std::string suffix;  // ".cfg.dot"
+    std::string data;
+};
+
 struct ReportPaths {
     std::string text;
     std::string json;
 };
 
-// Writes both reports.  Problems (one line each) are appended to `messages`;
-// nullopt if nothing could be written.
+// Writes both reports and the side files.  Problems (one line each) are
+// appended to `messages`; nullopt if the report could not be written (a side
+// file that cannot be written costs only its message).
 std::optional<ReportPaths> write_reports(const ReportRequest& request, const std::string& text,
-                                         const std::string& json, std::vector<std::string>& messages);
+                                         const std::string& json, std::vector<std::string>& messages,
+                                         const std::vector<SideFile>& side_files = {});
 
 }  // namespace ompp::writers

@@ -97,8 +97,16 @@ public:
     explicit TextReport(const model::Profile& profile) : profile_(profile) {
         for (const auto& region : profile.regions) regions_[region.id] = &region;
         children_.resize(profile.nodes.size());
+        depth_.assign(profile.nodes.size(), 0);
+        subtree_size_.assign(profile.nodes.size(), 1);
         for (const auto& node : profile.nodes) {
-            if (node.parent && *node.parent < children_.size()) children_[*node.parent].push_back(node.id);
+            if (node.parent && *node.parent < children_.size()) {
+                children_[*node.parent].push_back(node.id);
+                depth_[node.id] = depth_[*node.parent] + 1;  // parents come before children
+            }
+        }
+        for (std::size_t id = profile.nodes.size(); id-- > 0;) {
+            for (std::uint32_t child : children_[id]) subtree_size_[id] += subtree_size_[child];
         }
     }
 
@@ -139,6 +147,7 @@ private:
         const model::Region* r = region(node.region);
         if (r == nullptr) return fmt::format("[{}: {} threads]", profile_.application, profile_.threads);
         std::string label = fmt::format("R{:05} {}", r->id, location(*r));
+        if (node.recursion_depth > 1) label += fmt::format(" (recursion: {} levels folded)", node.recursion_depth);
         switch (node.kind) {
         case NodeKind::ImplicitBarrier: return label + " (implicit barrier)";
         case NodeKind::TaskRoot: return label + " (task execution tree)";
@@ -295,21 +304,34 @@ private:
         if (profile_.nodes.empty()) return line("");
         const double total = std::max(inclusive.front(), 1e-12);
         const auto percent = [&](double value) { return 100.0 * value / total; };
-        std::function<void(std::uint32_t, const std::string&)> print = [&](std::uint32_t id,
-                                                                           const std::string& prefix) {
-            const auto& kids = children_[id];
-            for (std::size_t i = 0; i < kids.size(); ++i) {
-                const model::Node& child = profile_.nodes[kids[i]];
-                const bool last = i + 1 == kids.size();
-                line("{:7.2f} ({:5.2f}%) {:7.2f} ({:5.2f}%) {:>8} {}{} {}", inclusive[child.id],
-                     percent(inclusive[child.id]), exclusive[child.id], percent(exclusive[child.id]),
-                     node_type(child), prefix, last ? "+-" : "|-", node_label(child));
-                print(child.id, prefix + (last ? "  " : "| "));
-            }
-        };
         line("{:7.2f} (100.0%) {:7.2f} ({:5.2f}%)          [{}: {} threads]", inclusive.front(), exclusive.front(),
              percent(exclusive.front()), profile_.application, profile_.threads);
-        print(0, "");
+        struct Pending {
+            std::uint32_t id;
+            std::string prefix;  // the tree drawn left of the node
+            bool last;           // its parent's last child
+        };
+        std::vector<Pending> pending;
+        const auto push_children = [&](std::uint32_t id, const std::string& prefix) {
+            const auto& kids = children_[id];
+            for (std::size_t i = kids.size(); i-- > 0;) pending.push_back({kids[i], prefix, i + 1 == kids.size()});
+        };
+        push_children(0, "");
+        while (!pending.empty()) {
+            const Pending next = std::move(pending.back());
+            pending.pop_back();
+            const model::Node& child = profile_.nodes[next.id];
+            line("{:7.2f} ({:5.2f}%) {:7.2f} ({:5.2f}%) {:>8} {}{} {}", inclusive[child.id],
+                 percent(inclusive[child.id]), exclusive[child.id], percent(exclusive[child.id]),
+                 node_type(child), next.prefix, next.last ? "+-" : "|-", node_label(child));
+            const std::string inner = next.prefix + (next.last ? "  " : "| ");
+            if (depth_[child.id] < analyses::kTextReportDepth) {
+                push_children(child.id, inner);
+            } else if (subtree_size_[child.id] > 1) {
+                line("{:>44}{}+- ... {} deeper node{} not shown (text report depth limit {}; see the JSON profile)", "",
+                     inner, subtree_size_[child.id] - 1, subtree_size_[child.id] == 2 ? "" : "s", analyses::kTextReportDepth);
+            }
+        }
         line("");
     }
 
@@ -333,10 +355,16 @@ private:
 
     void callgraph_profiles() {
         section(out_, "ompP Callgraph Region Profiles (incl./excl. data)");
-        std::vector<std::uint32_t> path;
-        std::function<void(std::uint32_t)> walk = [&](std::uint32_t id) {
-            path.push_back(id);
+        if (profile_.nodes.empty()) return;
+        std::vector<std::uint32_t> path;  // root .. the node printed
+        std::vector<std::uint32_t> pending{0};
+        std::size_t left_out = 0;
+        while (!pending.empty()) {
+            const std::uint32_t id = pending.back();
+            pending.pop_back();
             const model::Node& node = profile_.nodes[id];
+            path.resize(depth_[id]);
+            path.push_back(id);
             if (node.kind != NodeKind::Root) {
                 for (std::size_t depth = 0; depth < path.size(); ++depth) {
                     const model::Node& step = profile_.nodes[path[depth]];
@@ -350,10 +378,17 @@ private:
                 const model::Region* r = region(node.region);
                 table(columns_for(r != nullptr ? r->kind : RegionKind::UserRegion, node.kind), rows, true);
             }
-            for (std::uint32_t child : children_[id]) walk(child);
-            path.pop_back();
-        };
-        if (!profile_.nodes.empty()) walk(0);
+            if (depth_[id] < analyses::kTextReportDepth) {
+                pending.insert(pending.end(), children_[id].rbegin(), children_[id].rend());
+            } else {
+                left_out += subtree_size_[id] - 1;
+            }
+        }
+        if (left_out > 0) {
+            line("{} node{} deeper than {} levels not shown here (text report depth limit); the JSON profile has them.",
+                 left_out, left_out == 1 ? "" : "s", analyses::kTextReportDepth);
+            line("");
+        }
     }
 
     void task_statistics() {
@@ -385,6 +420,8 @@ private:
     const model::Profile& profile_;
     std::map<std::uint32_t, const model::Region*> regions_;
     std::vector<std::vector<std::uint32_t>> children_;
+    std::vector<std::size_t> depth_;         // by node id; the root is 0
+    std::vector<std::size_t> subtree_size_;  // by node id; the node included
     std::string out_;
 };
 

@@ -64,6 +64,9 @@ TEST_CASE("numbers are range checked", "[config]") {
     CHECK(std::get<double>(value) == 2.5);
     CHECK_FALSE(parse_option(spec, "0.01", value).empty());
     CHECK_FALSE(parse_option(spec, "2.5s", value).empty());
+    for (const char* not_finite : {"nan", "NAN", "-nan", "inf", "-inf", "infinity", "1e999"}) {
+        CHECK_FALSE(parse_option(spec, not_finite, value).empty());
+    }
     const OptionSpec integer{"OMPP_TEST_INT", OptionType::Integer, "1", "an integer for this test", {}, 1, 4};
     CHECK(parse_option(integer, "4", value).empty());
     CHECK_FALSE(parse_option(integer, "5", value).empty());

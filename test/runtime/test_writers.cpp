@@ -1,10 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "model/names.hpp"
 #include "writers/json_writer.hpp"
@@ -206,4 +210,123 @@ TEST_CASE("report files: a missing OMPP_OUTDIR is created", "[writers]") {
     CHECK(paths->text == (dir / "app.2-0.ompp.txt").string());
     CHECK(messages.empty());
     fs::remove_all(base);
+}
+
+namespace {
+
+// A fresh, empty directory for one test, removed at its end.
+struct ScratchDirectory {
+    fs::path path;
+    explicit ScratchDirectory(const std::string& name)
+        : path(fs::temp_directory_path() / fs::path(name + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~ScratchDirectory() { fs::remove_all(path); }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(path)) names.push_back(entry.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+};
+
+std::string read_all(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+}  // namespace
+
+TEST_CASE("report files: planted links are skipped, never followed", "[writers]") {
+    ScratchDirectory dir("ompp-planted");
+    const fs::path victim = dir.path / "victim";
+    std::ofstream(victim) << "precious";
+    // Dangling links at both names of index 0, one at index 1's JSON, and a
+    // link to the victim at index 2's control-flow graph.
+    fs::create_symlink(dir.path / "nowhere" / "a", dir.path / "app.1-0.ompp.txt");
+    fs::create_symlink(dir.path / "nowhere" / "b", dir.path / "app.1-0.ompp.json");
+    fs::create_symlink(dir.path / "nowhere" / "c", dir.path / "app.1-1.ompp.json");
+    fs::create_symlink(victim, dir.path / "app.1-2.ompp.cfg.dot");
+    writers::ReportRequest request{dir.path.string(), "app", 1, "", dir.path.string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages, {{".cfg.dot", "digraph {}"}});
+    REQUIRE(paths);
+    CHECK(paths->text == (dir.path / "app.1-3.ompp.txt").string());
+    CHECK(read_all(dir.path / "app.1-3.ompp.json") == "{}");
+    CHECK(read_all(dir.path / "app.1-3.ompp.cfg.dot") == "digraph {}");
+    CHECK(read_all(victim) == "precious");
+    CHECK_FALSE(fs::exists(dir.path / "nowhere"));
+    CHECK(messages.empty());
+}
+
+TEST_CASE("report files: OMPP_REPORTFILE replaces a link there instead of following it", "[writers]") {
+    ScratchDirectory dir("ompp-exact");
+    const fs::path victim = dir.path / "victim";
+    std::ofstream(victim) << "precious";
+    fs::create_symlink(victim, dir.path / "mine.txt");
+    fs::create_symlink(victim, dir.path / "mine.cfg.dot");
+    writers::ReportRequest request{dir.path.string(), "app", 1, (dir.path / "mine.txt").string(), dir.path.string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages, {{".cfg.dot", "digraph {}"}});
+    REQUIRE(paths);
+    CHECK(paths->json == (dir.path / "mine.json").string());
+    CHECK_FALSE(fs::is_symlink(dir.path / "mine.txt"));
+    CHECK(read_all(dir.path / "mine.txt") == "text");
+    CHECK(read_all(dir.path / "mine.cfg.dot") == "digraph {}");
+    CHECK(read_all(victim) == "precious");
+}
+
+TEST_CASE("report files: a failing write leaves nothing half-written, with one line per attempt", "[writers]") {
+    ScratchDirectory dir("ompp-full");
+    // A file-size limit makes write() fail with EFBIG, as a full disk fails
+    // with ENOSPC, after part of the report is on disk.
+    struct sigaction ignore {}, previous {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGXFSZ, &ignore, &previous);
+    rlimit old_limit{};
+    getrlimit(RLIMIT_FSIZE, &old_limit);
+    rlimit small = old_limit;
+    small.rlim_cur = 4096;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    writers::ReportRequest request{dir.path.string(), "app", 1, "", dir.path.string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, std::string(100000, 'x'), "{}", messages);
+    setrlimit(RLIMIT_FSIZE, &old_limit);
+    sigaction(SIGXFSZ, &previous, nullptr);
+    CHECK_FALSE(paths);
+    CHECK(messages.size() == 2);  // the directory, then the fallback
+    CHECK(dir.entries().empty());
+}
+
+TEST_CASE("report files: a very long application name is shortened, distinctly", "[writers]") {
+    ScratchDirectory dir("ompp-long");
+    const std::string a = std::string(300, 'a');
+    const std::string b = std::string(299, 'a') + "b";
+    writers::ReportRequest request{dir.path.string(), a, 1, "", dir.path.string()};
+    std::vector<std::string> messages;
+    const auto first = writers::write_reports(request, "one", "{}", messages);
+    request.application = b;
+    const auto second = writers::write_reports(request, "two", "{}", messages);
+    REQUIRE(first);
+    REQUIRE(second);
+    CHECK(messages.empty());
+    CHECK(fs::path(first->json).filename().string().size() <= 255);
+    CHECK(fs::path(first->text).filename() != fs::path(second->text).filename());
+    CHECK(first->text.ends_with("-0.ompp.txt"));
+    CHECK(second->text.ends_with("-0.ompp.txt"));
+}
+
+TEST_CASE("report files: private in a world-writable directory", "[writers]") {
+    ScratchDirectory dir("ompp-shared");
+    fs::permissions(dir.path, fs::perms::all | fs::perms::sticky_bit);
+    writers::ReportRequest request{dir.path.string(), "app", 1, "", dir.path.string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages);
+    REQUIRE(paths);
+    const auto perms = fs::status(paths->text).permissions();
+    CHECK((perms & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+    CHECK(dir.entries().size() == 2);  // no temporary file left
 }

@@ -96,8 +96,13 @@ void append_control_flow_report(std::string& out, const model::Profile& profile)
     append_section_header(out, "ompP Control Flow");
     fmt::format_to(it, "Per layer of the call graph (a parent and its children): how often each node was\n"
                        "entered right after its parent or a sibling; 'T|N': thread(s) T, N times each.\n\n");
+    std::size_t left_out = 0;
     for (const auto& parent : profile.nodes) {
         auto children = index.children(parent);
+        if (index.depth(parent) >= kTextReportDepth) {
+            left_out += children.size();
+            continue;
+        }
         bool has_flow = std::any_of(children.begin(), children.end(),
                                     [&](auto id) { return !index.node(id)->predecessors.empty(); });
         if (!has_flow) continue;
@@ -116,6 +121,11 @@ void append_control_flow_report(std::string& out, const model::Profile& profile)
             }
         }
         out += '\n';
+    }
+    if (left_out > 0) {
+        fmt::format_to(it, "{} node{} deeper than {} levels not shown here (text report depth limit); the JSON "
+                           "profile has their control flow.\n\n",
+                       left_out, left_out == 1 ? "" : "s", kTextReportDepth);
     }
 }
 
