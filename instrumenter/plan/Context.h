@@ -54,6 +54,10 @@ public:
   /// A cancel or cancellation point is nested in directive Index (its
   /// construct may then not be made nowait).
   bool containsCancellation(size_t Index) const;
+  /// Directive Index may see a cancellation: one is nested in it or in the
+  /// parallel region it binds to (its implicit barrier is then a
+  /// cancellation point that a barrier of ours must not replace).
+  bool mayBeCancelled(size_t Index) const;
   void setNoInstrumentZones(std::vector<model::Span> Zones) { NoInstrument = std::move(Zones); }
 
   const model::LineTable &lines() const { return Lines; }

@@ -74,7 +74,7 @@ bool needBlock(const Directive &D, Context &Ctx) {
 /// Adds `nowait` to a worksharing construct when possible, so that its
 /// implicit barrier can be measured as POMP2_Implicit_barrier_*.
 bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
-  if (D.has(OMPC_nowait) || Ctx.containsCancellation(I) || llvm::any_of(D.Clauses, isTaskReduction))
+  if (D.has(OMPC_nowait) || Ctx.mayBeCancelled(I) || llvm::any_of(D.Clauses, isTaskReduction))
     return false;
   if (!D.Pragma) {
     Ctx.note(D.Line, "the implicit barrier of " + Ctx.where(D) +
@@ -90,8 +90,10 @@ void planParallel(size_t I, const Directive &D, Context &Ctx) {
     return;
   unsigned N = Ctx.region(I, "parallel");
   // Between `#pragma pomp noinstrument` and `instrument` OPARI2 keeps only
-  // fork/begin/end/join (thread management needs them).
-  bool Barrier = !Ctx.inNoInstrumentZone(D.Whole->Begin);
+  // fork/begin/end/join (thread management needs them).  A region that may
+  // be cancelled keeps only its own join: a thread that cancels jumps to it,
+  // and a barrier of ours would wait for that thread forever (libgomp).
+  bool Barrier = !Ctx.inNoInstrumentZone(D.Whole->Begin) && !Ctx.containsCancellation(I);
   Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
                     ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
   Ctx.blockBegin(D, "{ POMP2_Parallel_begin(" + H(N) + ");");
@@ -359,7 +361,7 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   else if (FullyMeasured) {
     Ctx.blockBegin(D, "{ POMP2_Masked_begin(" + H(N) + ", " + C(N) + ");");
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
-    Close = implicitBarrier(N);
+    Close = Ctx.containsCancellation(I) ? "" : implicitBarrier(N);
   }
   Ctx.after(D, NotClang + Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" +
                    H(N) + ", pomp2_old_task); }" + EndNotClang);

@@ -126,6 +126,19 @@ bool startsParallelRegion(Construct K) {
          K == Construct::ParallelMasked;
 }
 
+} // namespace
+
+bool Context::mayBeCancelled(size_t Index) const {
+  if (containsCancellation(Index))
+    return true;
+  for (int P = Unit.Directives[Index].Parent; P >= 0; P = Unit.Directives[P].Parent)
+    if (startsParallelRegion(Unit.Directives[P].Kind))
+      return containsCancellation(P);
+  return false;
+}
+
+namespace {
+
 bool insideDevice(const model::UnitModel &Unit, const Directive &D) {
   for (int P = D.Parent; P >= 0; P = Unit.Directives[P].Parent)
     if (Unit.Directives[P].Kind == Construct::Device)

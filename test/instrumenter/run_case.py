@@ -19,6 +19,7 @@ The expectations live in the input as comments (one construct per file):
   // C-ONLY                        a .c input is otherwise also checked as C++ (-xc++)
   // EXPECT-SYMBOL: <regex>        a symbol (nm) of the program, e.g. POMP2_Init_reg_...
   // EXPECT-COMPILER-WARNING: <re> both compilers warn like this (-Wall): checks #line mapping
+  // ENV: NAME=value               set when the program runs (e.g. OMP_CANCELLATION=true)
 Sequences may continue over several lines with the same key.
 """
 import argparse
@@ -39,7 +40,7 @@ def fail(msg):
 
 
 # Expectation keys by how their values are collected.
-SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args", "COMPILERS": "compilers"}
+SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args", "COMPILERS": "compilers", "ENV": "env"}
 LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols",
              "EXPECT-COMPILER-WARNING": "compiler_warnings"}
 FLAG_KEYS = {"C-ONLY": ("c_only", True), "EXPECT-REWRITE-ERROR": ("rewrite_error", True),
@@ -185,7 +186,11 @@ def check_language(a, case, name, source, exp, ext):
         for threads in (1, 2):
             log = os.path.join(work, f"events.{comp}.{threads}")
             env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_TEST_EVENTS=log)
-            r = run([exe], env=env, timeout=60)
+            env.update(item.split("=", 1) for item in exp["env"])
+            try:
+                r = run([exe], env=env, timeout=60)
+            except subprocess.TimeoutExpired:
+                fail(f"{ext} with {comp}, {threads} thread(s): the program hangs")
             label = f"{ext} with {comp}, {threads} thread(s)"
             if r.returncode != 0:
                 fail(f"{label}: program exited with {r.returncode}:\n{r.stderr}")
