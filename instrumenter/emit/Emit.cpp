@@ -35,7 +35,7 @@ namespace {
 class Framer {
 public:
   Framer(const model::UnitModel &Unit, const EmitOptions &Options)
-      : Text(Unit.Text), Lines(Unit.Text), Presumed(Unit.PresumedLines),
+      : Unit(Unit), Text(Unit.Text), Lines(Unit.Text),
         File(cStringLiteral(Options.FileName)) {}
 
   /// Statement-level code replacing [Begin, End): on lines of its own, then
@@ -52,15 +52,13 @@ private:
   /// `#line` for a physical line: its own number, or what the input's own
   /// `#line` directives made of it.
   std::string lineDirective(unsigned Physical) const {
-    if (Presumed.empty() || Physical > Presumed.size())
-      return "#line " + std::to_string(Physical) + " " + File;
-    const model::PresumedLine &P = Presumed[Physical - 1];
+    model::PresumedLine P = Unit.presumed(Physical);
     return "#line " + std::to_string(P.Line) + " " + (P.File.empty() ? File : cStringLiteral(P.File));
   }
 
+  const model::UnitModel &Unit;
   llvm::StringRef Text;
   model::LineTable Lines;
-  const std::vector<model::PresumedLine> &Presumed;
   std::string File;
 };
 

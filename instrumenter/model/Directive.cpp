@@ -29,6 +29,12 @@ std::optional<unsigned> UnitModel::topLevelDeclBegin(unsigned Offset) const {
   return Begin;
 }
 
+PresumedLine UnitModel::presumed(unsigned PhysicalLine) const {
+  if (PresumedLines.empty() || PhysicalLine == 0 || PhysicalLine > PresumedLines.size())
+    return {PhysicalLine, ""};
+  return PresumedLines[PhysicalLine - 1];
+}
+
 Construct classify(OpenMPDirectiveKind K) {
   switch (K) {
   case OMPD_parallel: return Construct::Parallel;

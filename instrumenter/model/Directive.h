@@ -146,6 +146,9 @@ struct UnitModel {
   /// inserted there is at file scope and sees every name that declaration
   /// sees.  None when Offset is in no top-level declaration.
   std::optional<unsigned> topLevelDeclBegin(unsigned Offset) const;
+  /// The line and file the compiler reports for a physical line of the main
+  /// file (File empty: the main file itself).
+  PresumedLine presumed(unsigned PhysicalLine) const;
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).

@@ -16,8 +16,8 @@ unsigned Context::region(size_t Index, llvm::StringRef Type) {
   R.Line = D.Line;
   R.LineEnd = D.LineEnd;
   R.EndLine = R.EndLineEnd = D.EndLine;
-  if (D.Whole && !Unit.PresumedLines.empty())
-    R.File = Unit.PresumedLines[Lines.line(D.Whole->Begin) - 1].File;
+  if (D.Whole)
+    R.File = Unit.presumed(Lines.line(D.Whole->Begin)).File;
   addClauseKeys(R, D, Options.Opari2Compatible);
   if (!D.CriticalName.empty())
     R.Keys["criticalName"] = D.CriticalName;
@@ -73,10 +73,7 @@ void Context::warn(unsigned Line, const std::string &Message) {
 }
 
 void Context::warnAt(unsigned Offset, const std::string &Message) {
-  unsigned Physical = Lines.line(Offset);
-  if (Unit.PresumedLines.empty() || Physical > Unit.PresumedLines.size())
-    return warn(Physical, Message);
-  const model::PresumedLine &P = Unit.PresumedLines[Physical - 1];
+  model::PresumedLine P = Unit.presumed(Lines.line(Offset));
   llvm::errs() << (P.File.empty() ? Options.FileName : P.File) << ":" << P.Line << ": warning: " << Message
                << "\n";
   ++Out.NumWarnings;
