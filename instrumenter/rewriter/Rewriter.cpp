@@ -74,6 +74,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
     auto Inlined = inlineHeaders(*Unit, File);
     if (!Inlined)
       break;
+    size_t EarlierQuoteDirs = Result.QuoteDirs.size();
     for (const std::string &Dir : Inlined->QuoteDirs)
       if (!llvm::is_contained(Result.QuoteDirs, Dir)) {
         Result.QuoteDirs.push_back(Dir);
@@ -84,7 +85,9 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
       llvm::consumeError(Next.takeError());
       for (model::HeaderDirectives &H : Unit->HeaderPragmas)
         H.NotInlined = "the file does not compile with it inlined";
-      Result.QuoteDirs.clear();
+      // The unit of the earlier rounds is kept, with the directories its
+      // inlined headers need.
+      Result.QuoteDirs.resize(EarlierQuoteDirs);
       break;
     }
     Unit = std::move(Next);
