@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""No added synchronisation (issue 11): every construct family of families.c,
+built plainly and through ompp-cc with one compiler family (gcc-12 + libgomp
+or clang-16 + libomp), run at 2 threads under the barrier-count shim; the
+instrumented program must enter the OpenMP runtime's barriers, joins,
+critical sections, locks and flushes exactly as often as the plain one.
+
+Usage: test_barrier_counts.py --bindir DIR --compiler clang|gcc --source FILE --shim LIB --work DIR
+"""
+import argparse
+import os
+import subprocess
+import sys
+import unittest
+
+COMPILERS = {"clang": "clang-16", "gcc": "gcc-12"}
+OPTS = None
+
+
+def compile_program(driver, exe, extra_env=None):
+    env = dict(os.environ, **(extra_env or {}))
+    proc = subprocess.run([driver, "-fopenmp", "-O1", OPTS.source, "-o", exe], env=env, capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError(f"{driver} failed:\n{proc.stderr}")
+    return exe
+
+
+def counts(exe, family):
+    out = os.path.join(OPTS.work, f"{os.path.basename(exe)}.{family}.counts")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+    env.update(OMP_NUM_THREADS="2", OMP_DYNAMIC="false", OMP_CANCELLATION="true", OMPP_QUIET="1",
+               OMPP_OUTDIR=OPTS.work, LD_PRELOAD=OPTS.shim, BARRIER_COUNT_OUT=out)
+    proc = subprocess.run([exe, family], env=env, capture_output=True, text=True, timeout=60, cwd=OPTS.work)
+    if proc.returncode != 0:
+        raise AssertionError(f"{exe} {family} exited {proc.returncode}: {proc.stderr}")
+    with open(out) as f:
+        return {name: int(n) for name, n in (line.split() for line in f) if int(n) > 0}
+
+
+class BarrierCounts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        os.makedirs(OPTS.work, exist_ok=True)
+        cc = COMPILERS[OPTS.compiler]
+        cls.plain = compile_program(cc, os.path.join(OPTS.work, "plain"))
+        cls.instrumented = compile_program(os.path.join(OPTS.bindir, "ompp-cc"),
+                                           os.path.join(OPTS.work, "instrumented"), {"OMPP_CC": cc})
+        listing = subprocess.run([cls.plain], capture_output=True, text=True, check=True)
+        cls.families = listing.stdout.split()
+
+    def test_the_shim_sees_the_runtime(self):
+        # Guards against a shim that counts nothing: a parallel region joins.
+        self.assertTrue(counts(self.plain, "barrier"), "no synchronisation counted in the plain program")
+
+    def test_every_family_synchronises_as_often_as_the_plain_program(self):
+        for family in self.families:
+            with self.subTest(family=family):
+                self.assertEqual(counts(self.instrumented, family), counts(self.plain, family))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    for option in ("--bindir", "--source", "--shim", "--work"):
+        parser.add_argument(option, required=True)
+    parser.add_argument("--compiler", choices=COMPILERS, required=True)
+    OPTS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
