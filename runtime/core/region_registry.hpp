@@ -27,6 +27,7 @@ namespace ompp::core {
 struct RegionRecord {
     model::Region info;
     bool untied = false;
+    bool barrier_at_join = false;  // CtcInfo::barrier_at_join
 };
 
 // Name -> user region, read without locks: slots are only ever filled
@@ -80,7 +81,8 @@ public:
 
 private:
     RegionRegistry() = default;
-    const RegionRecord& intern(std::string key, const model::Region& info, bool untied);
+    const RegionRecord& intern(std::string key, const model::Region& info, bool untied,
+                               bool barrier_at_join = false);
     const RegionRecord& register_user_region(std::string_view name, std::string_view file, int line);
 
     mutable std::mutex mutex_;

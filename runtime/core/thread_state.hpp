@@ -144,6 +144,15 @@ public:
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
+    // A task that runs inside its own creation (undeferred `if(0)`, included
+    // `final`, or run at once by the OpenMP runtime) costs about a call in
+    // the plain program: it is counted on its creation node (body_count:
+    // included instances) and its time is the creation's, with no task
+    // context and no clock read.  begin: false if `task` is not the task
+    // this thread created last inside its still open creation; end: false
+    // if the innermost such task is not one of `region`.
+    bool begin_included_task(const RegionRecord& region, TaskHandle task);
+    bool end_included_task(const RegionRecord& region);
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -161,6 +170,10 @@ public:
     std::size_t open_frames() const { return current_->frames.size(); }
 
 private:
+    // Unique per process without synchronisation: thread id in the high bits.
+    TaskHandle make_task_handle(std::uint64_t count) const {
+        return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | count);
+    }
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
     // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
@@ -170,6 +183,21 @@ private:
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
+    // pop() without recording the visit: for a worker's part of a parallel
+    // region, whose visit the master completes at the join.
+    struct Visit {
+        Node* node;
+        Ticks measured;
+        bool outermost;
+    };
+    Visit leave(TaskContext& context, Ticks now);
+    // At a parallel region's end: the node of this thread's wait in the
+    // runtime's join barrier, or null when the instrumented code measured an
+    // explicit barrier there (OPARI2's transformation) or the frame is folded.
+    Node* join_barrier(Frame& frame, const RegionRecord& region);
+    // At the join: every thread's visit completed with its join-barrier wait.
+    void complete_team(Frame& frame, Ticks now);
+    static void record_join_wait(Node& barrier, Node& part, Ticks waited);
     // Call paths deeper than max_depth_ fold into one node per region under
     // the node at max_depth_ (the fold point): recursion shows as one node
     // whose visits nest, with their time counted once.
@@ -222,6 +250,15 @@ private:
     std::vector<HeldLock> held_locks_;
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
+    std::uint32_t included_open_ = 0;  // included tasks begun and not ended (they nest)
+    // The join-barrier measurement (see TeamRecord): time this thread ran
+    // explicit tasks, its report to the team it last arrived at the end of
+    // (worker), and the last implicit barrier the instrumented code measured.
+    Ticks task_time_ = 0;
+    TeamMember* arrival_slot_ = nullptr;
+    Ticks tasks_at_arrival_ = 0;
+    const RegionRecord* explicit_barrier_region_ = nullptr;
+    Ticks explicit_barrier_exit_ = 0;
     std::atomic<int> team_level_{0};
     std::atomic<std::uint32_t> parent_thread_{0};
     mutable std::mutex warnings_mutex_;

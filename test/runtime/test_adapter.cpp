@@ -127,6 +127,52 @@ TEST_CASE("POMP2: tasks with the old/new task handle protocol", "[adapter]") {
     CHECK(p.warnings.empty());
 }
 
+// Issue 11: a task run inside its creation (if(0), final) costs about a
+// call: counted as an included instance of its construct, its time the
+// creation's, no clock read at its begin and end.
+TEST_CASE("POMP2: a task run inside its creation is an included instance, its time the creation's", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle task = nullptr;
+    const std::string task_ctc = "*regionType=task*sscl=u.c:5:5*escl=u.c:7:7**";
+    for (int i = 0; i < 3; ++i) {
+        POMP2_Task_handle old_task, new_task;
+        clock.at(100 + 100 * i);
+        POMP2_Task_create_begin(&task, &new_task, &old_task, 1, CTC(task_ctc));
+        clock.at(110 + 100 * i);
+        POMP2_Task_begin(&task, new_task);  // the runtime runs it at once
+        clock.at(150 + 100 * i);
+        POMP2_Task_end(&task);
+        clock.at(160 + 100 * i);
+        POMP2_Task_create_end(&task, old_task);
+    }
+    // A deferred one, run later at a taskwait, is a task of its own.
+    POMP2_Task_handle old_task, new_task;
+    clock.at(400);
+    POMP2_Task_create_begin(&task, &new_task, &old_task, 1, CTC(task_ctc));
+    clock.at(410);
+    POMP2_Task_create_end(&task, old_task);
+    clock.at(420);
+    POMP2_Task_begin(&task, new_task);
+    clock.at(450);
+    POMP2_Task_end(&task);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].instances == 4);
+    CHECK(p.tasks[0].included == 3);
+    CHECK(p.tasks[0].mean_s == Approx(30e-9));  // the one run apart
+    CHECK(p.tasks[0].creation_s == Approx(3 * 60e-9 + 10e-9));
+    const auto* task_region = static_cast<const core::RegionRecord*>(task);
+    const auto* creation = find_child(p, 0, NodeKind::Region, task_region->info.id);
+    REQUIRE(creation != nullptr);
+    CHECK(thread_of(*creation, 0)->visits == 4);
+    CHECK(thread_of(*creation, 0)->body_count == 3);
+    const auto* tree = find_child(p, 0, NodeKind::TaskRoot, task_region->info.id);
+    REQUIRE(tree != nullptr);
+    CHECK(thread_of(*tree, 0)->visits == 1);
+    CHECK(p.warnings.empty());
+}
+
 TEST_CASE("POMP2: named user regions match by name, a stray end is a warning with file and line", "[adapter]") {
     test::ManualClock clock;
     adapter::restart_for_testing(clock.clock(), config::Config::defaults());
