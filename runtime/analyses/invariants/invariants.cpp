@@ -122,8 +122,9 @@ private:
         if (parent == nullptr || parent->kind != NodeKind::Region || parent->region != node.region) return;
         const auto kind = index_.region_kind(node);
         if (!kind || *kind == model::RegionKind::UserRegion || *kind == model::RegionKind::Master ||
-            *kind == model::RegionKind::Masked || *kind == model::RegionKind::Lock) {
-            return;  // may nest in themselves (recursive functions)
+            *kind == model::RegionKind::Masked || *kind == model::RegionKind::Lock ||
+            *kind == model::RegionKind::Task) {
+            return;  // may nest in themselves (recursive functions; a task run inside its creation)
         }
         if (is_parallel(*kind)) {
             const bool forked = std::any_of(node.threads.begin(), node.threads.end(), [](const ThreadMetrics& m) {

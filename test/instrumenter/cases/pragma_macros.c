@@ -25,5 +25,6 @@ int main(void) {
 // T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallelfor@12; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
 // T1: Parallel_fork parallelfor@13; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
-// T1: Parallel_fork parallel@15; Parallel_begin parallel@15; For_enter for@17; Implicit_barrier_enter for@17; Implicit_barrier_exit for@17; For_exit for@17;
+// T1: Parallel_fork parallel@15; Parallel_begin parallel@15; For_enter for@17; For_exit for@17;
 // T1: Parallel_end parallel; Parallel_join parallel
+// JOIN-BARRIER: for@17

@@ -30,8 +30,9 @@ int main(void) {
 // T1: Parallel_end parallelsections; Parallel_join parallelsections;
 // T1: Parallel_fork parallel@10; Parallel_begin parallel; Sections_enter sections@12;
 // T1: Section_begin sections; Atomic_enter atomic@16; Atomic_exit atomic; Section_end sections; Section_begin sections; Section_end sections;
-// T1: Implicit_barrier_enter sections; Implicit_barrier_exit sections; Sections_exit sections;
+// T1: Sections_exit sections;
 // T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Section_begin parallelsections = 2
 // T2.COUNT: Section_begin sections = 2
 // T2.COUNT: Sections_enter sections = 2
+// JOIN-BARRIER: sections@12
