@@ -91,6 +91,9 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->parent = parent;
     node->fork_origin = fork_origin;
     node->depth = parent != nullptr ? parent->depth + 1 : 0;
+    // Folded under an included task's creation: a folded node, like those
+    // below the fold point at max_depth.
+    if (parent != nullptr && parent == current_->included_fold) node->depth = std::max(node->depth, max_depth_ + 1);
     return node;
 }
 
@@ -152,7 +155,9 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 [[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region,
                                                        Ticks now, const Node* fork_origin) {
     Node* caller = context.current_node();
-    if (caller->depth >= max_depth_) [[unlikely]] return push_folded(context, kind, region, now, fork_origin);
+    if (caller->depth >= max_depth_ || context.included_fold != nullptr) [[unlikely]] {
+        return push_folded(context, kind, region, now, fork_origin);
+    }
     return push_under(context, caller, kind, region, now, fork_origin);
 }
 
@@ -231,7 +236,8 @@ void record(NodeMetrics& metrics, Ticks measured, bool outermost) {
 __attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
     Node* node = frame.node;
     node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
-    // The caller is the fold point or another folded frame: frames.size() > max_depth_ >= 1.
+    // The caller is the fold point (at max_depth, or an included task's
+    // creation) or another folded frame: frames.size() >= 2.
     context.frames[context.frames.size() - 2].folded_children += visit;
     return --node->active_instances == 0;
 }
@@ -585,15 +591,16 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
     if (task != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
     const EventEnd end = event_end();
-    current_->frames.back().node->metrics.body_count.add(1);
-    ++included_open_;
+    Node* creation = current_->frames.back().node;
+    creation->metrics.body_count.add(1);
+    if (current_->included_open++ == 0) current_->included_fold = creation;
     return true;
 }
 
 bool ThreadState::end_included_task(const RegionRecord& region) {
-    if (included_open_ == 0 || !inside_creation(*current_, region)) return false;
+    if (current_->included_open == 0 || !inside_creation(*current_, region)) return false;
     const EventEnd end = event_end();
-    --included_open_;
+    if (--current_->included_open == 0) current_->included_fold = nullptr;
     return true;
 }
 
@@ -607,6 +614,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     instance->root_last_exited = nullptr;
     instance->suspended = false;
     instance->suspended_total = 0;
+    instance->included_open = 0;
+    instance->included_fold = nullptr;
     instance->counters_suspended_total = {};
     instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
     Node& task_root = *instance->root;

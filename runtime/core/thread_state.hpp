@@ -79,6 +79,13 @@ struct TaskContext {
     CounterValues counters_suspended_total{};
     CounterValues counters_suspended_since{};
     TaskContext* next_free = nullptr;
+    // Tasks run inside their creation (ThreadState::begin_included_task)
+    // that are open on this context, and the creation node of the outermost
+    // one: everything inside them folds under it, as a deep recursion does
+    // at the fold point, so a recursion of included tasks keeps the tree
+    // small (one node per construct) and its time counted once.
+    std::uint32_t included_open = 0;
+    Node* included_fold = nullptr;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
 };
@@ -201,7 +208,9 @@ private:
     // Call paths deeper than max_depth_ fold into one node per region under
     // the node at max_depth_ (the fold point): recursion shows as one node
     // whose visits nest, with their time counted once.
-    Node* fold_point(const TaskContext& context) const { return context.frames[max_depth_ - 1].node; }
+    Node* fold_point(const TaskContext& context) const {
+        return context.included_fold != nullptr ? context.included_fold : context.frames[max_depth_ - 1].node;
+    }
     Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                        const Node* fork_origin);
     // Pushes a frame for the child of `parent`, entered from the current node.
@@ -250,7 +259,6 @@ private:
     std::vector<HeldLock> held_locks_;
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
-    std::uint32_t included_open_ = 0;  // included tasks begun and not ended (they nest)
     // The join-barrier measurement (see TeamRecord): time this thread ran
     // explicit tasks, its report to the team it last arrived at the end of
     // (worker), and the last implicit barrier the instrumented code measured.

@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
+#include <tuple>
 #include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "adapter/lifecycle.hpp"
+#include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
 
 using namespace ompp;
@@ -170,6 +173,39 @@ TEST_CASE("POMP2: a task run inside its creation is an included instance, its ti
     const auto* tree = find_child(p, 0, NodeKind::TaskRoot, task_region->info.id);
     REQUIRE(tree != nullptr);
     CHECK(thread_of(*tree, 0)->visits == 1);
+    CHECK(p.warnings.empty());
+}
+
+// Below a BOTS-style if/final cut-off, included tasks of two constructs
+// recurse inside each other: they fold under the outermost creation, so the
+// tree stays one node per construct whatever the recursion depth.
+TEST_CASE("POMP2: a recursion of included tasks folds under the outermost creation", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle x = nullptr, y = nullptr;
+    const std::string x_ctc = "*regionType=task*sscl=f.c:5:5*escl=f.c:5:5**";
+    const std::string y_ctc = "*regionType=task*sscl=f.c:7:7*escl=f.c:7:7**";
+    core::Ticks now = 100;
+    std::function<void(int)> fib = [&](int n) {
+        if (n < 2) return;
+        for (auto [handle, ctc, arg] : {std::tuple{&x, &x_ctc, n - 1}, std::tuple{&y, &y_ctc, n - 2}}) {
+            POMP2_Task_handle old_task, new_task;
+            clock.at(now += 10);
+            POMP2_Task_create_begin(handle, &new_task, &old_task, 1, CTC(*ctc));
+            POMP2_Task_begin(handle, new_task);
+            fib(arg);
+            POMP2_Task_end(handle);
+            clock.at(now += 10);
+            POMP2_Task_create_end(handle, old_task);
+        }
+    };
+    fib(12);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    CHECK(p.nodes.size() == 7);  // root, the two outermost creations, both constructs folded under each
+    std::uint64_t included = 0;
+    for (const auto& task : p.tasks) included += task.included;
+    CHECK(included == 464);  // every call of fib(12) but the first (2 fib(13) - 2) is a task
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
     CHECK(p.warnings.empty());
 }
 

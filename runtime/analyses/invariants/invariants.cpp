@@ -91,12 +91,18 @@ private:
             }
             return;
         }
+        // Folded nodes (recursion_depth > 0) nest in each other: what they
+        // add to their parent is their exclusive time, and their own
+        // inclusive time counts only their outermost visits.
         std::map<std::uint32_t, double> children_s;
         for (std::uint32_t child_id : index_.children(node)) {
             const Node* child = index_.node(child_id);
             if (child->kind == NodeKind::TaskRoot) continue;
-            for (const ThreadMetrics& m : child->threads) children_s[m.thread] += m.inclusive_s;
+            for (const ThreadMetrics& m : child->threads) {
+                children_s[m.thread] += child->recursion_depth > 0 ? m.exclusive_s : m.inclusive_s;
+            }
         }
+        if (node.recursion_depth > 0) return;
         for (const ThreadMetrics& m : node.threads) {
             const double children = children_s[m.thread];
             if (exceeds(children, m.inclusive_s)) {
