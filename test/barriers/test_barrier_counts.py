@@ -40,6 +40,11 @@ KNOWN_EXTRA_BARRIERS = {("clang", "parallel_for_lastprivate"): 6}
 # besides the construct's implicit barrier; the instrumented construct (nowait
 # reduction + the measured barrier) synchronises once: fewer, never more.
 FEWER_BARRIERS_ALLOWED = {("clang", "reduction")}
+# libomp (clang-16) hangs now and then in the cancelled worksharing loop of
+# the cancel family, the plain program as well (master in the loop's barrier,
+# the worker already in the join; about 1 run in 15 while both cores are
+# busy): a run of it that times out is started again, at most this often.
+RUNS_OF_KNOWN_HANGS = {("clang", "cancel"): 3}
 
 
 def by_category(counts):
@@ -64,7 +69,13 @@ def counts(exe, family):
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
     env.update(OMP_NUM_THREADS="2", OMP_DYNAMIC="false", OMP_CANCELLATION="true", OMPP_QUIET="1",
                OMPP_OUTDIR=OPTS.work, LD_PRELOAD=OPTS.shim, BARRIER_COUNT_OUT=out)
-    proc = subprocess.run([exe, family], env=env, capture_output=True, text=True, timeout=60, cwd=OPTS.work)
+    for run in range(RUNS_OF_KNOWN_HANGS.get((OPTS.compiler, family), 1), 0, -1):
+        try:
+            proc = subprocess.run([exe, family], env=env, capture_output=True, text=True, timeout=20, cwd=OPTS.work)
+            break
+        except subprocess.TimeoutExpired:
+            if run == 1:
+                raise
     if proc.returncode != 0:
         raise AssertionError(f"{exe} {family} exited {proc.returncode}: {proc.stderr}")
     with open(out) as f:
