@@ -386,7 +386,8 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
     if (Input.Kind == InputKind::LinkerInput)
       continue; // the compiler would ignore it too ("linker input unused")
     std::vector<std::string> Args;
-    Instrumented Source{.Path = Input.Path};
+    Instrumented Source;
+    Source.Path = Input.Path;
     if (isInstrumentable(Input.Kind)) {
       auto Copy = instrument(Command, Input, TempDir, Input.ArgIndex);
       if (!Copy)
