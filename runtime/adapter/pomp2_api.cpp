@@ -181,10 +181,14 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
     // A team of one has no workers to find the fork: no key, nothing published.
-    const bool alone = if_clause == 0 || num_threads == 1 || ompp::adapter::nesting_exhausted();
+    // num_threads is the instrumenter's estimate (omp_get_max_threads()), not
+    // the construct's num_threads clause, which is not evaluated twice: at
+    // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
+    // false if clause or exhausted nesting make a team of one for sure.
+    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
                 alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                alone ? 1U : static_cast<std::uint32_t>(std::max(num_threads, 0)));
+                alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0));
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
