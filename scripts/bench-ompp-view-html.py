@@ -7,8 +7,9 @@
 Prints, per size, the best of N generation times (read + render + write,
 in-process) and the size of the HTML file.  With chromium, node and the
 build's puppeteer-core (target ompp_view_assets), also the time until the
-page is ready (every view drawn, the first control-flow layout in) and the
-part of it the page's own script took (data-render-ms).
+page is ready (every view drawn, the first control-flow layout in), the
+part of it the page's own script took (data-render-ms), and the time from a
+click on the widest region in the icicle to every view updated.
 """
 import argparse
 import json
@@ -34,11 +35,11 @@ def page_times(html_file: Path, node_modules: Path) -> str:
         return "-"
     proc = subprocess.run(
         ["node", str(BROWSER_DRIVER), "--node-modules", str(node_modules), "--chromium", chromium,
-         "--report", str(html_file)], capture_output=True, text=True, timeout=120)
+         "--report", str(html_file), "--click-node", "widest", "--hash", "min=0"], capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         return "failed"
     result = json.loads(proc.stdout)
-    return f"{result['load_ms']} / {result['render_ms']}"
+    return f"{result['load_ms']} / {result['render_ms']} / {result['click_ms']}"
 
 
 def main() -> int:
@@ -51,7 +52,7 @@ def main() -> int:
         libraries = assets.load_assets(assets.find_assets_dir(Path(__file__).resolve().parent))
     except assets.AssetsMissing as err:
         raise SystemExit(f"bench-ompp-view-html: {err}")
-    print(f"{'regions':>8} {'nodes':>7} {'generate (s)':>13} {'HTML (KiB)':>11} {'ready / script (ms)':>20}")
+    print(f"{'regions':>8} {'nodes':>7} {'generate (s)':>13} {'HTML (KiB)':>11} {'ready / script / click (ms)':>28}")
     with tempfile.TemporaryDirectory() as work:
         for size in args.sizes:
             regions, nodes = (int(x) for x in size.split(":"))
@@ -65,7 +66,7 @@ def main() -> int:
                 output.write_text(html_report.render_html(profile, libraries, {}))
                 best = min(best, time.perf_counter() - start)
             node_count = len(profile.nodes)
-            print(f"{regions:8d} {node_count:7d} {best:13.3f} {output.stat().st_size / 1024:11.0f} {page_times(output, Path(args.node_modules)):>20}")
+            print(f"{regions:8d} {node_count:7d} {best:13.3f} {output.stat().st_size / 1024:11.0f} {page_times(output, Path(args.node_modules)):>28}")
     return 0
 
 

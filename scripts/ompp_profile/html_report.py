@@ -17,6 +17,7 @@ from typing import Iterable, Optional
 from .assets import Assets
 from .breakdown import CATEGORIES, thread_breakdown
 from .model import Profile
+from .views import compare_rows
 
 ASSETS = Path(__file__).resolve().parent / "html"
 # Source files larger than this are not embedded (generated code, amalgamations).
@@ -73,6 +74,17 @@ def report_data(profile: Profile, sources: Optional[dict[str, str]] = None) -> d
         ],
         "sources": sources or {},
         "invariant_violations": profile.invariant_violations,
+    }
+
+
+def compare_data(before: Profile, after: Profile, before_name: str) -> dict:
+    """The compare panel's payload: the report is AFTER's, BEFORE is the other run."""
+    return {
+        "other": before_name,
+        "before_wall_time_s": before.wall_time_s,
+        "before_threads": before.threads,
+        "rows": [{**row, "before_s": _seconds(row["before_s"]), "after_s": _seconds(row["after_s"])}
+                 for row in compare_rows(before, after)],
     }
 
 

@@ -37,7 +37,7 @@ sys.path.insert(0, str(SCRIPTS))
 from ompp_profile import read_profile  # noqa: E402
 from ompp_profile.assets import AssetsMissing, find_assets_dir, load_assets  # noqa: E402
 from ompp_profile.breakdown import thread_breakdown  # noqa: E402
-from ompp_profile.html_report import render_html  # noqa: E402
+from ompp_profile.html_report import compare_data, render_html  # noqa: E402
 from ompp_profile.synthetic import generated_profile  # noqa: E402
 
 CHROMIUM = shutil.which("chromium")
@@ -175,6 +175,36 @@ class GeneratedProfileTest(unittest.TestCase):
         self.assertLessEqual(cells, 4000)  # drawn lazily: never every one of the 10,000 nodes
 
 
+@needs_assets
+class CompareTest(unittest.TestCase):
+    """compare in the HTML: a generated run against itself with one region
+    slower and one faster."""
+
+    @needs_browser
+    def test_changes_are_highlighted(self):
+        before_data = generated_profile(regions=30, nodes=300)
+        after_data = json.loads(json.dumps(before_data))
+        nodes = {n["id"]: n for n in after_data["nodes"]}
+        totals = {}
+        for n in after_data["nodes"]:
+            if n["region"] is not None and n["kind"] == "region":
+                totals[n["region"]] = totals.get(n["region"], 0) + sum(t["exclusive_s"] for t in n["threads"])
+        slower, faster = sorted(totals, key=totals.get, reverse=True)[:2]
+        for n in nodes.values():
+            if n["region"] in (slower, faster) and n["kind"] == "region":
+                for t in n["threads"]:
+                    t["exclusive_s"] *= 3.0 if n["region"] == slower else 0.2
+        before, after = read_profile(before_data), read_profile(after_data)
+        with tempfile.TemporaryDirectory() as work:
+            html_file = Path(work) / "compare.html"
+            html_file.write_text(render(after, extra={"compare": compare_data(before, after, "before.json")}))
+            result = open_in_browser(html_file)
+        self.assertEqual(result["errors"], [])
+        self.assertTrue(result["views"]["compare"]["shown"])
+        self.assertEqual(result["views"]["compare"]["worse"], [slower])
+        self.assertEqual(result["views"]["compare"]["better"], [faster])
+
+
 class AssetsTest(unittest.TestCase):
     def test_a_missing_assets_directory_says_how_to_build_it(self):
         with tempfile.TemporaryDirectory() as empty:
@@ -287,6 +317,7 @@ class RealProfile:
             self.assertGreaterEqual(views["overtime"]["charts"], 4)
             self.assertGreater(views["overtime"]["heat_cells"], 0)
         self.assertFalse(views["compare"]["shown"])  # only with --compare
+        self.assertLess(result["load_ms"], 10_000)  # a bound, not the target: the VM is shared
 
     @needs_browser
     def test_a_click_in_the_tree_is_marked_in_source_and_control_flow(self):
@@ -313,6 +344,21 @@ class RealProfile:
 class TasksProfileTest(RealProfile, unittest.TestCase):
     """tasks.c: task trees, task stubs and taskwait/taskgroup."""
     source = REAL_PROGRAMS / "tasks.c"
+
+    def test_compare_with_a_one_thread_run(self):
+        before = self.build_and_run(self.work, self.source, "1", "tasks-before")
+        html_file = self.work / "compare.html"
+        proc = subprocess.run([str(SCRIPTS / "ompp-view"), "compare", str(before), str(self.profile_file),
+                               "--html", str(html_file)], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("change", proc.stdout.splitlines()[0])
+        payload = embedded_payload(html_file.read_text())
+        self.assertEqual(payload["compare"]["before_threads"], 1)
+        self.assertTrue(payload["compare"]["rows"])
+        if BROWSER:
+            result = open_in_browser(html_file)
+            self.assertEqual(result["errors"], [])
+            self.assertGreater(result["views"]["compare"]["rows"], 0)
 
     def test_threads_view_sees_task_execution(self):
         (record,) = embedded_payload(self.html)["breakdown"]

@@ -8,8 +8,9 @@
 //   linking               after clicking --click-node in the icicle: what is
 //                         marked selected in the call tree, source and CFG
 //   layers                CFG layer navigation: "+" into a child, "^" back up
+//   click_ms              from the click to every view updated
 // Usage: node view_html_browser.cjs --node-modules DIR --chromium EXE --report FILE
-//          [--click-node ID] [--hash FRAGMENT] [--screenshots DIR --prefix NAME]
+//          [--click-node ID|widest] [--hash FRAGMENT] [--screenshots DIR --prefix NAME]
 "use strict";
 const path = require("path");
 
@@ -57,6 +58,8 @@ async function main() {
           lines: el.querySelectorAll(".ln").length,
           charts: el.querySelectorAll(".uplot canvas").length,
           heat_cells: el.querySelectorAll(".heatmap rect").length,
+          worse: [...el.querySelectorAll("tr.worse[data-r]")].map((tr) => Number(tr.dataset.r)),
+          better: [...el.querySelectorAll("tr.better[data-r]")].map((tr) => Number(tr.dataset.r)),
         };
       }
       return out;
@@ -66,10 +69,21 @@ async function main() {
     result.heatmap_title = await page.evaluate(() => (document.querySelector("#overtime .heatmap b") || {}).textContent || "");
     if (args["click-node"] !== undefined) {
       const run = await cfgRun(page);
-      const cell = await page.$(`#icicle .cell[data-n="${args["click-node"]}"]`);
+      // "widest": the widest region cell below the top row (for the benchmark).
+      const selector = args["click-node"] === "widest"
+        ? await page.evaluate(() => {
+          const cells = [...document.querySelectorAll("#icicle .cell[data-r]")].filter((c) => c.offsetTop > 0);
+          cells.sort((a, b) => b.offsetWidth - a.offsetWidth);
+          return cells.length ? `#icicle .cell[data-n="${cells[0].dataset.n}"]` : "#no-cell";
+        })
+        : `#icicle .cell[data-n="${args["click-node"]}"]`;
+      const cell = await page.$(selector);
       if (!cell) throw new Error(`node ${args["click-node"]} not drawn in the icicle`);
+      const clickStart = Date.now();
       await cell.click();
       await waitCfg(page, run);
+      // Responsiveness: from the click to every view updated (the CFG last).
+      result.click_ms = Date.now() - clickStart;
       result.linking = await page.evaluate(() => ({
         hash: location.hash,
         calltree: document.querySelectorAll("#icicle .cell.sel").length,

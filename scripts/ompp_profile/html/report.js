@@ -182,7 +182,7 @@
   });
   document.addEventListener("click", (e) => {
     const el = e.target.closest("[data-r]");
-    if (!el || el.closest("#icicle") || el.closest("#cfg-body")) return;  // those handle their own clicks
+    if (!el) return;
     select(Number(el.dataset.r), el.dataset.n !== undefined ? Number(el.dataset.n) : null);
   });
 
@@ -248,6 +248,7 @@
   $("icicle").addEventListener("click", (e) => {
     const cell = e.target.closest(".cell");
     if (!cell) return;
+    e.stopPropagation();  // re-drawn below: the document's handler would find the cell detached
     const n = nodes.get(Number(cell.dataset.n));
     if (n.children.length) zoomTree(n.id);
     if (n.region !== null) state.cfg = n.children.length ? n.id : n.parent;
@@ -358,8 +359,9 @@
     return [...byCount.entries()].sort((a, b) => Math.min(...a[1]) - Math.min(...b[1])).map(([c, ids]) => `${ranges(ids)}|${c}`).join(", ");
   }
   // Graphviz lays out a few hundred boxes in well under a second; beyond
-  // that the whole graph is cut (raise the filter or use layers).
-  const MAX_CFG_NODES = 300;
+  // that the whole graph is cut (raise the filter or use layers), and a
+  // layer shows its busiest children (a layer of hundreds is unreadable).
+  const MAX_CFG_NODES = 250, MAX_LAYER_CHILDREN = 60;
   let graphviz = null, cfgRun = 0;
   const dotString = (s) => '"' + String(s).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
   function cfgNodes() {
@@ -371,8 +373,11 @@
       // Without a chosen layer: the program's root and what it entered.
       layer = state.cfg !== null && nodes.has(state.cfg) ? nodes.get(state.cfg) : roots[0];
       shown.push(layer);
+      // The busiest children, in the order they were entered.
+      const kept = new Set(layer.children.filter((c) => subtreeValue("all", c.id) >= minValue)
+        .sort((a, b) => subtreeValue("all", b.id) - subtreeValue("all", a.id)).slice(0, MAX_LAYER_CHILDREN));
       for (const c of layer.children) {
-        if (subtreeValue("all", c.id) >= minValue) shown.push(c);
+        if (kept.has(c)) shown.push(c);
         else hidden++;
       }
     } else {
@@ -431,7 +436,7 @@
       if (run !== cfgRun) return;  // a newer render is under way
       const body = $("cfg-body");
       body.innerHTML = gv.dot(cfgDot(graph)) +
-        (graph.hidden ? `<p class="muted">${graph.hidden} node(s) hidden by the filter${graph.shown.length >= MAX_CFG_NODES ? " or the size limit" : ""}</p>` : "");
+        (graph.hidden ? `<p class="muted">${graph.hidden} node(s) hidden by the filter or the size limit (${layer ? MAX_LAYER_CHILDREN + " busiest children a layer" : MAX_CFG_NODES + " nodes"})</p>` : "");
       for (const g of body.querySelectorAll("g.node")) {
         const n = nodes.get(Number(g.id.slice(4)));
         g.dataset.n = n.id;
@@ -456,6 +461,7 @@
   $("cfg-body").addEventListener("click", (e) => {
     const g = e.target.closest("g.node");
     if (!g) return;
+    e.stopPropagation();
     const n = nodes.get(Number(g.dataset.n));
     if (g.dataset.cfg) openLayer(n.id);
     if (n.region !== null) select(n.region, n.id);
@@ -628,9 +634,33 @@
   }
 
   // ---- compare: this run (after) against another (before) ------------------------
+  // Regions are matched by kind, name, file and line (views.compare_rows);
+  // a change counts when it is at least 10 % of the region's larger time and
+  // 0.5 % of this run's total.
   function renderCompare() {
     const cmp = D.compare;
     if (!cmp) { $("compare").classList.add("empty"); return; }
+    $("compare-other").textContent = cmp.other;
+    const total = totalOf("all") || 1;
+    const rows = cmp.rows.slice(0, 300);
+    const widest = Math.max(1e-12, ...rows.map((r) => Math.max(r.before_s, r.after_s)));
+    const bar = (v, colour) => `<svg width="120" height="10"><rect width="${(120 * v / widest).toFixed(1)}" height="10" fill="${colour}"/></svg>`;
+    const body = rows.map((r) => {
+      const change = r.after_s - r.before_s;
+      const significant = Math.abs(change) >= 0.1 * Math.max(r.before_s, r.after_s) && Math.abs(change) >= 0.005 * total;
+      const cls = significant ? (change > 0 ? "worse" : "better") : "";
+      const relative = r.before_s > 0 ? ` (${change >= 0 ? "+" : ""}${(100 * change / r.before_s).toFixed(0)} %)` : r.after_s > 0 ? " (new)" : "";
+      const where = `${r.kind}${r.name ? " '" + r.name + "'" : ""} ${r.file.split("/").pop()}:${r.line}`;
+      return `<tr class="${cls}"${r.after_region !== null ? ` data-r="${r.after_region}"` : ""}><td>${esc(where)}</td>` +
+        `<td class="num">${fmt(r.before_s)}</td><td>${bar(r.before_s, "#adb5bd")}</td>` +
+        `<td class="num">${fmt(r.after_s)}</td><td>${bar(r.after_s, "#1c7ed6")}</td>` +
+        `<td class="num change">${change >= 0 ? "+" : "\u2212"}${fmt(Math.abs(change))}${relative}</td>` +
+        `<td class="num">${r.before_visits} \u2192 ${r.after_visits}</td></tr>`;
+    }).join("");
+    $("compare-body").innerHTML =
+      `<p>wall time ${fmt(cmp.before_wall_time_s)} on ${cmp.before_threads} thread(s) before, ${fmt(D.wall_time_s)} on ${D.threads} now; ` +
+      `<span class="legend-worse">red: slower</span>, <span class="legend-better">green: faster</span> (by at least 10 % and 0.5 % of all time)</p>` +
+      `<table><tr><th>region</th><th class="num">before</th><th></th><th class="num">after</th><th></th><th class="num">change</th><th class="num">visits</th></tr>${body}</table>`;
   }
 
   // ---- start ------------------------------------------------------------------
