@@ -113,7 +113,7 @@ def external_references(html: str) -> list[str]:
 
 
 def open_in_browser(html_file: Path, **options) -> dict:
-    """view_html_browser.cjs's findings; options: click_node, hash, screenshots, prefix."""
+    """view_html_browser.cjs's findings; options: click_node, hash, screenshots, prefix, panels."""
     command = ["node", str(HERE / "view_html_browser.cjs"), "--node-modules", str(NODE_MODULES),
                "--chromium", CHROMIUM, "--report", str(html_file)]
     for key, value in options.items():
@@ -247,6 +247,7 @@ class RealProfile:
     source: Path
     env: dict = {}
     threads = "2"
+    screenshot_panels = ""
 
     @classmethod
     def build_and_run(cls, work: Path, source: Path, threads: str, name: str) -> Path:
@@ -289,11 +290,14 @@ class RealProfile:
         return max(parallel, key=lambda n: n.inclusive_s)
 
     def clicked(self) -> dict:
-        """The report opened and the busiest parallel node clicked (once per class)."""
+        """The report opened and the busiest parallel node clicked (once per
+        class); with OMPP_VIEW_SCREENSHOTS=DIR, the class's screenshot_panels
+        are saved there as ompp-view-PANEL.png (docs/images)."""
         if type(self).browser is None:
+            shots = os.environ.get("OMPP_VIEW_SCREENSHOTS") if self.screenshot_panels else None
             type(self).browser = open_in_browser(self.html_file, click_node=self.busiest_parallel_node().id,
-                                                 screenshots=os.environ.get("OMPP_VIEW_SCREENSHOTS"),
-                                                 prefix=f"ompp-view-{self.profile_file.name.split('.')[0]}")
+                                                 screenshots=shots, prefix="ompp-view",
+                                                 panels=self.screenshot_panels if shots else None)
         return type(self).browser
 
     def test_report_carries_the_profile_and_its_source(self):
@@ -344,6 +348,8 @@ class RealProfile:
 class TasksProfileTest(RealProfile, unittest.TestCase):
     """tasks.c: task trees, task stubs and taskwait/taskgroup."""
     source = REAL_PROGRAMS / "tasks.c"
+    threads = "4"
+    screenshot_panels = "page,calltree,threads,ranked,cfg,source"
 
     def test_compare_with_a_one_thread_run(self):
         before = self.build_and_run(self.work, self.source, "1", "tasks-before")
@@ -356,7 +362,8 @@ class TasksProfileTest(RealProfile, unittest.TestCase):
         self.assertEqual(payload["compare"]["before_threads"], 1)
         self.assertTrue(payload["compare"]["rows"])
         if BROWSER:
-            result = open_in_browser(html_file)
+            shots = os.environ.get("OMPP_VIEW_SCREENSHOTS")
+            result = open_in_browser(html_file, screenshots=shots, prefix="ompp-view", panels="compare" if shots else None)
             self.assertEqual(result["errors"], [])
             self.assertGreater(result["views"]["compare"]["rows"], 0)
 
@@ -370,6 +377,7 @@ class SnapshotsAndCountersProfileTest(RealProfile, unittest.TestCase):
     """programs/phases.c with snapshots and two software counters."""
     source = HERE / "programs" / "phases.c"
     env = {"OMPP_SNAPSHOT_INTERVAL": "0.02", "OMPP_CTR1": "cpu_time", "OMPP_CTR2": "ctx_switches"}
+    screenshot_panels = "overtime"
 
     def test_counters_and_snapshots_reach_the_page(self):
         payload = embedded_payload(self.html)

@@ -10,8 +10,10 @@
 //   layers                CFG layer navigation: "+" into a child, "^" back up
 //   click_ms              from the click to every view updated
 // Usage: node view_html_browser.cjs --node-modules DIR --chromium EXE --report FILE
-//          [--click-node ID|widest] [--hash FRAGMENT] [--screenshots DIR --prefix NAME]
+//          [--click-node ID|widest] [--hash FRAGMENT]
+//          [--screenshots DIR --prefix NAME [--panels page,calltree,...]]
 "use strict";
+const fs = require("fs");
 const path = require("path");
 
 const args = {};
@@ -109,10 +111,17 @@ async function main() {
       result.layers = layers;
     }
     if (args.screenshots) {
+      fs.mkdirSync(args.screenshots, { recursive: true });
       await page.addStyleTag({ content: "header { position: static !important; }" });
-      for (const id of PANELS) {
+      for (const id of (args.panels || PANELS.join(",")).split(",")) {
+        const file = path.join(args.screenshots, `${args.prefix || "report"}-${id}.png`);
+        if (id === "page") {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: file });
+          continue;
+        }
         const el = await page.$(`#${id}:not(.empty)`);
-        if (el) await el.screenshot({ path: path.join(args.screenshots, `${args.prefix || "report"}-${id}.png`) });
+        if (el) await el.screenshot({ path: file });
       }
     }
   } finally {
