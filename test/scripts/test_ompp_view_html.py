@@ -168,11 +168,15 @@ class GeneratedProfileTest(unittest.TestCase):
 
     @needs_browser
     def test_opens_in_chromium_and_stays_bounded(self):
-        result = open_in_browser(self.html_file, hash="min=0")
+        result = open_in_browser(self.html_file, hash="min=0", wheel=1)
         self.assertEqual(result["errors"], [])
         cells = result["views"]["calltree"]["cells"]
         self.assertGreater(cells, 100)
         self.assertLessEqual(cells, 4000)  # drawn lazily: never every one of the 10,000 nodes
+        wheel = result["wheel"]
+        self.assertFalse(wheel["plain_zoomed"])  # a plain wheel scrolls the page
+        self.assertRegex(wheel["crumbs"], r"reset wheel zoom \(\u00d7\d")
+        self.assertLessEqual(wheel["cells"], 4000)
 
 
 @needs_assets

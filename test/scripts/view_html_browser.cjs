@@ -9,6 +9,7 @@
 //                         marked selected in the call tree, source and CFG
 //   layers                CFG layer navigation: "+" into a child, "^" back up
 //   click_ms              from the click to every view updated
+//   wheel                 (--wheel 1) the icicle after a plain and a Ctrl+wheel zoom
 // Usage: node view_html_browser.cjs --node-modules DIR --chromium EXE --report FILE
 //          [--click-node ID|widest] [--hash FRAGMENT]
 //          [--screenshots DIR --prefix NAME [--panels page,calltree,...]]
@@ -109,6 +110,23 @@ async function main() {
         layers.back = await cfgShown(page);
       }
       result.layers = layers;
+    }
+    if (args.wheel) {
+      // Ctrl+wheel over the icicle zooms it (d3-zoom); a plain wheel scrolls the page.
+      const box = await (await page.$("#icicle")).boundingBox();
+      await page.mouse.move(box.x + box.width / 3, box.y + 5);
+      await page.mouse.wheel({ deltaY: -300 });
+      await new Promise((r) => setTimeout(r, 300));
+      const plain = await page.$eval("#tree-crumbs", (c) => c.textContent);
+      await page.keyboard.down("Control");
+      await page.mouse.wheel({ deltaY: -300 });
+      await page.keyboard.up("Control");
+      await new Promise((r) => setTimeout(r, 300));
+      result.wheel = {
+        plain_zoomed: /reset wheel zoom/.test(plain),
+        crumbs: await page.$eval("#tree-crumbs", (c) => c.textContent),
+        cells: await page.$eval("#icicle", (b) => Number(b.dataset.cells)),
+      };
     }
     if (args.screenshots) {
       fs.mkdirSync(args.screenshots, { recursive: true });

@@ -190,7 +190,8 @@
   const ROW = 21, MAX_CELLS = 4000;
   let icicleTransform = d3.zoomIdentity;
   const icicleZoom = d3.zoom().scaleExtent([1, 5000])
-    .filter((e) => !e.button && e.type !== "dblclick")
+    // The wheel scrolls the page unless Ctrl or Shift is held.
+    .filter((e) => !e.button && e.type !== "dblclick" && (e.type !== "wheel" || e.ctrlKey || e.shiftKey))
     .on("zoom", (e) => { icicleTransform = e.transform; requestTreeRender(); });
   let treeFrame = 0;
   function requestTreeRender() {
@@ -221,7 +222,7 @@
       depthMax = Math.max(depthMax, depth);
       const left = Math.max(x0, 0), shownWidth = Math.min(x1, width) - left;
       const tip = `${nodeLabel(n)}\nsubtree ${fmt(h.value)} (${pct(100 * h.value / total)}), exclusive ${fmt(ownTime(n, key))}, ${n.visits} visits` +
-        (n.children.length ? "\nclick: zoom in; wheel: zoom, drag: pan" : "");
+        (n.children.length ? "\nclick: zoom in; Ctrl+wheel: zoom, drag: pan" : "");
       html.push(`<div class="cell ${n.kind}${n.inTask ? " in-task" : ""}" data-n="${n.id}"${n.region !== null ? ` data-r="${n.region}"` : ""} data-tip="${esc(tip)}" ` +
         `style="left:${left.toFixed(1)}px;top:${depth * ROW}px;width:${shownWidth.toFixed(1)}px;background:${nodeColour(n)}">` +
         `${shownWidth > 40 ? esc(shortLabel(n)) : ""}</div>`);
@@ -361,7 +362,7 @@
   // Graphviz lays out a few hundred boxes in well under a second; beyond
   // that the whole graph is cut (raise the filter or use layers), and a
   // layer shows its busiest children (a layer of hundreds is unreadable).
-  const MAX_CFG_NODES = 250, MAX_LAYER_CHILDREN = 60;
+  const MAX_CFG_NODES = 150, MAX_LAYER_CHILDREN = 60;
   let graphviz = null, cfgRun = 0;
   const dotString = (s) => '"' + String(s).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
   function cfgNodes() {
@@ -397,7 +398,10 @@
   function cfgDot({ shown, layer, total }) {
     const busiest = Math.max(...shown.map((n) => n.excl), 1e-12);
     const ids = new Set(shown.map((n) => n.id));
-    const out = ['digraph cfg {', 'graph [rankdir=TB, nodesep=0.25, ranksep=0.35, bgcolor="transparent"];',
+    // A layer is one level: left to right reads in entry order.  The whole
+    // tree grows to the right, so that a program's many regions stack down
+    // the scrolling panel instead of running off its side.
+    const out = ['digraph cfg {', `graph [rankdir=${layer ? "TB" : "LR"}, nodesep=0.25, ranksep=0.35, bgcolor="transparent"];`,
       'node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, margin="0.08,0.03"];',
       'edge [fontname="Helvetica", fontsize=9, fontcolor="#1c7ed6", color="#495057", arrowsize=0.6];'];
     for (const n of shown) {
