@@ -209,6 +209,25 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(result["views"]["compare"]["better"], [faster])
 
 
+@needs_assets
+class PerThreadSnapshotsTest(unittest.TestCase):
+    """Snapshots with per-thread rows (a generated profile: libompp's are
+    summed over threads) get per-thread curves and a thread x time heatmap."""
+
+    @needs_browser
+    def test_per_thread_curves_and_heatmap(self):
+        profile = read_profile(generated_profile(regions=30, nodes=300, snapshots=8, per_thread_snapshots=True))
+        with tempfile.TemporaryDirectory() as work:
+            html_file = Path(work) / "per-thread.html"
+            html_file.write_text(render(profile))
+            result = open_in_browser(html_file, hash="heat=time")
+        self.assertEqual(result["errors"], [])
+        overtime = result["views"]["overtime"]
+        self.assertEqual(overtime["charts"], 6)
+        self.assertEqual(overtime["heatmaps"], 2)
+        self.assertIn("per thread (rows)", result["heatmap_titles"][1])
+
+
 class AssetsTest(unittest.TestCase):
     def test_a_missing_assets_directory_says_how_to_build_it(self):
         with tempfile.TemporaryDirectory() as empty:
@@ -322,7 +341,8 @@ class RealProfile:
         self.assertGreater(views["source"]["lines"], 10)
         self.assertEqual(views["overtime"]["shown"], bool(self.profile.snapshots))
         if self.profile.snapshots:
-            self.assertGreaterEqual(views["overtime"]["charts"], 4)
+            self.assertEqual(views["overtime"]["charts"], 4)  # no per-thread rows in libompp's snapshots
+            self.assertEqual(views["overtime"]["heatmaps"], 1)
             self.assertGreater(views["overtime"]["heat_cells"], 0)
         self.assertFalse(views["compare"]["shown"])  # only with --compare
         self.assertLess(result["load_ms"], 10_000)  # a bound, not the target: the VM is shared
@@ -392,7 +412,7 @@ class SnapshotsAndCountersProfileTest(RealProfile, unittest.TestCase):
     def test_the_counter_heatmap_can_be_chosen(self):
         result = open_in_browser(self.html_file, hash="heat=1")
         self.assertEqual(result["errors"], [])
-        self.assertIn("counter ctx_switches", result["heatmap_title"])
+        self.assertIn("counter ctx_switches", result["heatmap_titles"][0])
         self.assertGreater(result["views"]["overtime"]["heat_cells"], 0)
 
 

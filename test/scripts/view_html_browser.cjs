@@ -61,6 +61,7 @@ async function main() {
           lines: el.querySelectorAll(".ln").length,
           charts: el.querySelectorAll(".uplot canvas").length,
           heat_cells: el.querySelectorAll(".heatmap rect").length,
+          heatmaps: el.querySelectorAll(".heatmap").length,
           worse: [...el.querySelectorAll("tr.worse[data-r]")].map((tr) => Number(tr.dataset.r)),
           better: [...el.querySelectorAll("tr.better[data-r]")].map((tr) => Number(tr.dataset.r)),
         };
@@ -69,7 +70,7 @@ async function main() {
     }, PANELS);
     result.marked = await page.evaluate((panels) =>
       Object.fromEntries(panels.map((id) => [id, document.getElementById(id).querySelectorAll(".sel").length])), PANELS);
-    result.heatmap_title = await page.evaluate(() => (document.querySelector("#overtime .heatmap b") || {}).textContent || "");
+    result.heatmap_titles = await page.evaluate(() => [...document.querySelectorAll("#overtime .heatmap b")].map((b) => b.textContent));
     if (args["click-node"] !== undefined) {
       const run = await cfgRun(page);
       // "widest": the widest region cell below the top row (for the benchmark).

@@ -608,20 +608,20 @@
     const visitRegions = busiestRegions("visits", 8);
     chart(box, "Invocations per region per interval (sum over threads)",
       visitRegions.map((r) => ({ name: regionName(r), region: r, values: perInterval((s) => metricOf(entryOf(s, r), "visits")) })), "visits");
-    // Per thread: only when the snapshots carry per-thread rows.
+    // Per thread: only when the snapshots carry per-thread rows (a region
+    // entry's "threads": [{thread, visits, exclusive_s, counters_exclusive}]).
     const focus = state.region !== null && entryOf(snaps[snaps.length - 1], state.region) ? state.region : timeRegions[0];
-    const perThread = snaps.some((s) => (entryOf(s, focus) || {}).threads);
-    if (focus !== undefined && perThread) {
-      const tids = [...new Set(snaps.flatMap((s) => ((entryOf(s, focus) || {}).threads || []).map((t) => t.thread)))].sort((a, b) => a - b);
-      const threadValue = (s, tid, key) => (((entryOf(s, focus) || {}).threads || []).find((t) => t.thread === tid) || {})[key] || 0;
-      chart(box, `Exclusive time per thread per interval: ${regionName(focus)}`,
-        tids.map((tid) => ({ name: "thread " + tid, values: perInterval((s) => threadValue(s, tid, "exclusive_s")) })), "seconds");
-      chart(box, `Invocations per thread per interval: ${regionName(focus)}`,
-        tids.map((tid) => ({ name: "thread " + tid, values: perInterval((s) => threadValue(s, tid, "visits")) })), "visits");
+    const tids = focus === undefined ? []
+      : [...new Set(snaps.flatMap((s) => ((entryOf(s, focus) || {}).threads || []).map((t) => t.thread)))].sort((a, b) => a - b);
+    const threadRow = (s, tid) => ((entryOf(s, focus) || {}).threads || []).find((t) => t.thread === tid);
+    const perThread = (metric) => tids.map((tid) => ({ name: "thread " + tid, values: perInterval((s) => metricOf(threadRow(s, tid), metric)) }));
+    if (tids.length) {
+      chart(box, `Exclusive time per thread per interval: ${regionName(focus)}`, perThread("time"), "seconds");
+      chart(box, `Invocations per thread per interval: ${regionName(focus)}`, perThread("visits"), "visits");
     } else {
       const note = document.createElement("p");
       note.className = "muted";
-      note.textContent = "Per-thread curves need per-thread snapshot rows, which this profile's snapshots do not have (they are summed over threads).";
+      note.textContent = "Per-thread curves and heatmaps need per-thread snapshot rows, which this profile's snapshots do not have (they are summed over threads).";
       box.appendChild(note);
     }
     const metrics = [["time", "exclusive time", fmt], ["visits", "invocations", (v) => v + " visits"],
@@ -635,6 +635,7 @@
     metricSelect.value = String(chosen[0]);
     const rows = busiestRegions(chosen[0], 20).map((r) => ({ name: regionName(r), region: r, values: perInterval((s) => metricOf(entryOf(s, r), chosen[0])) }));
     heatmap(box, `Heatmap: ${chosen[1]} per region (rows) and interval (columns)`, rows, chosen[2]);
+    if (tids.length) heatmap(box, `Heatmap: ${chosen[1]} of ${regionName(focus)} per thread (rows) and interval (columns)`, perThread(chosen[0]), chosen[2]);
   }
 
   // ---- compare: this run (after) against another (before) ------------------------
