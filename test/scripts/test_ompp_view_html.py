@@ -184,6 +184,18 @@ class CompareTest(unittest.TestCase):
     """compare in the HTML: a generated run against itself with one region
     slower and one faster."""
 
+    def test_html_compare_option_embeds_both_runs(self):
+        with tempfile.TemporaryDirectory() as work:
+            before, after = Path(work) / "a.ompp.json", Path(work) / "b.ompp.json"
+            before.write_text(json.dumps(generated_profile(regions=30, nodes=300, threads=2)))
+            after.write_text(json.dumps(generated_profile(regions=30, nodes=300, threads=4)))
+            proc = subprocess.run([str(SCRIPTS / "ompp-view"), "html", str(after), "--compare", str(before)],
+                                  capture_output=True, text=True, timeout=60)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            compare = embedded_payload((Path(work) / "b.ompp.html").read_text())["compare"]
+        self.assertEqual((compare["other"], compare["before_threads"]), ("a.ompp.json", 2))
+        self.assertEqual(len(compare["rows"]), 30)  # one row per region, matched by location
+
     @needs_browser
     def test_changes_are_highlighted(self):
         before_data = generated_profile(regions=30, nodes=300)
