@@ -180,11 +180,14 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
     if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
-    // A team of one has no workers to find the fork: no key, nothing published.
-    const bool alone = if_clause == 0 || num_threads == 1 || ompp::adapter::nesting_exhausted();
+    // A team of one has no workers to find the fork: no key, nothing
+    // published.  `num_threads` is omp_get_max_threads() (the instrumenter
+    // cannot evaluate a num_threads clause): at 1, a num_threads(2) team
+    // still has a worker, so it is only a hint of the team's size.
+    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
                 alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                alone ? 1U : static_cast<std::uint32_t>(std::max(num_threads, 0)));
+                alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0));
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
