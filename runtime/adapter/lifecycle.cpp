@@ -270,10 +270,12 @@ void finalise() {
         std::vector<std::string> messages;
         std::vector<writers::SideFile> side_files;
         if (config.flag("OMPP_CONTROLFLOW_DOT")) side_files.push_back({".cfg.dot", analyses::control_flow_dot(profile)});
-        const auto paths = writers::write_reports(request, writers::to_text(profile),
-                                                  writers::to_json(profile).dump(1, ' ', false,
-                                                                                 nlohmann::json::error_handler_t::replace),
-                                                  messages, side_files);
+        // One after the other, so that the JSON document (several times the
+        // size of its text) is gone before the text report is built.
+        const std::string json =
+            writers::to_json(profile).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::string text = writers::to_text(profile);
+        const auto paths = writers::write_reports(request, text, json, messages, side_files);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
