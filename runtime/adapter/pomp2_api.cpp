@@ -199,7 +199,8 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
     if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
     const std::uint64_t forker =
         ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
-    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
+    ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
+    thread.parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {

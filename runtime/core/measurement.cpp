@@ -19,6 +19,33 @@ std::uint64_t mix(std::uint64_t key) {
 
 __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec"))) = {0, nullptr};
 
+namespace {
+
+// Destroyed as its OS thread ends: parks the thread's state under its team
+// position if the state can be carried on (see ThreadState::recyclable).
+struct ThreadExitHook {
+    std::weak_ptr<ParkedThreads> parked;
+    ThreadState* state = nullptr;
+    std::uint64_t team_position = 0;
+    void watch(const std::shared_ptr<ParkedThreads>& threads, ThreadState* thread, std::uint64_t position) {
+        parked = threads;
+        state = thread;
+        team_position = position;
+    }
+    ~ThreadExitHook() {
+        const auto threads = parked.lock();
+        if (threads == nullptr || state == nullptr) return;
+        // Under the lock: the finalising thread closes open regions under it.
+        std::lock_guard lock(threads->mutex);
+        if (!state->recyclable()) return;
+        t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
+        threads->by_position[team_position].push_back(state);
+    }
+};
+thread_local ThreadExitHook t_exit_hook;
+
+}  // namespace
+
 const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
     const std::size_t start = mix(key) % kSlots;
     for (std::size_t probe = 0; probe < kSlots; ++probe) {
@@ -74,7 +101,25 @@ void Measurement::set_counter_reader_factory(CounterReaderFactory factory) {
     counter_factory_ = std::move(factory);
 }
 
-ThreadState& Measurement::attach_this_thread() {
+ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
+    ThreadState* state = team_position != kNoTeamPosition ? take_parked(team_position) : nullptr;
+    if (state == nullptr) state = &add_thread();
+    t_binding = ThreadBinding{generation_, state};
+    // Parked again when this thread ends.
+    if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
+    return *state;
+}
+
+ThreadState* Measurement::take_parked(std::uint64_t team_position) {
+    std::lock_guard lock(parked_->mutex);
+    const auto it = parked_->by_position.find(team_position);
+    if (it == parked_->by_position.end() || it->second.empty()) return nullptr;
+    ThreadState* state = it->second.back();
+    it->second.pop_back();
+    return state;
+}
+
+ThreadState& Measurement::add_thread() {
     std::unique_ptr<CounterReader> counters;
     std::unique_lock lock(threads_mutex_);
     if (counter_factory_) {
@@ -84,9 +129,7 @@ ThreadState& Measurement::attach_this_thread() {
         lock.lock();
     }
     const auto id = static_cast<std::uint32_t>(threads_.size());
-    threads_.push_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
-    t_binding = ThreadBinding{generation_, threads_.back().get()};
-    return *threads_.back();
+    return *threads_.emplace_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
 }
 
 void Measurement::note_team_size(std::uint32_t size) {
@@ -97,6 +140,7 @@ void Measurement::note_team_size(std::uint32_t size) {
 
 void Measurement::close_open_regions(Ticks now) {
     std::lock_guard lock(threads_mutex_);
+    std::lock_guard parking(parked_->mutex);  // no thread parks its state meanwhile
     for (const auto& thread : threads_) thread->close_open_regions(now);
 }
 

@@ -3,9 +3,20 @@
 // the step that turns everything measured into a model::Profile.
 //
 // Each thread reaches its ThreadState through a thread-local pointer; the
-// registry lock is taken only when a thread is first seen (and by readers that
-// list the threads).  Several Measurements may exist one after another (tests);
-// a thread's binding is tagged with the Measurement's generation.
+// registry lock is taken only when a thread is first seen or ends (and by
+// readers that list the threads).  Several Measurements may exist one after
+// another (tests); a thread's binding is tagged with the Measurement's
+// generation.
+//
+// Thread state is recycled by team position: libgomp starts new OS threads
+// for every nested team, and each would otherwise keep its state (~90 KB)
+// to the end.  A worker thread that ends with nothing open parks its state
+// under its team position (its ancestor thread numbers); the next new
+// thread at that position carries on with it, under the same thread id, as
+// the report presents threads.  Two threads at one team position never run
+// at once (the team that held it was joined before the next was forked), so
+// a recycled state's visits never overlap in time.  Parked states stay in
+// the registry: readers see them as before, nothing is ever freed.
 #pragma once
 
 #include <array>
@@ -14,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -59,6 +71,14 @@ struct ThreadBinding {
 };
 extern __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec")));
 
+// States of ended worker threads by team position, for the next new thread
+// there.  Shared with the threads' exit hooks, which may run after the
+// Measurement is gone (then they find it expired).
+struct ParkedThreads {
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, std::vector<ThreadState*>> by_position;
+};
+
 // Call paths deeper than this fold (see ThreadState::push): the default of
 // OMPP_MAX_DEPTH.
 inline constexpr std::uint32_t kDefaultMaxDepth = 50;
@@ -72,7 +92,15 @@ public:
 
     ThreadState& this_thread() {
         if (t_binding.generation == generation_) [[likely]] return *t_binding.state;
-        return attach_this_thread();
+        return attach_this_thread(kNoTeamPosition);
+    }
+    // The same for a thread that begins a parallel region as a worker:
+    // `team_position()` gives its position key (0: unknown), asked only
+    // when the thread is first seen, to carry on with a parked state.
+    template <typename TeamPositionKey>
+    ThreadState& this_worker(TeamPositionKey&& team_position) {
+        if (t_binding.generation == generation_) [[likely]] return *t_binding.state;
+        return attach_this_thread(team_position());
     }
     Ticks now() const { return clock_.now(); }
     const Clock& clock() const { return clock_; }
@@ -99,7 +127,10 @@ public:
     model::Profile build_profile() const;
 
 private:
-    ThreadState& attach_this_thread();
+    static constexpr std::uint64_t kNoTeamPosition = 0;
+    ThreadState& attach_this_thread(std::uint64_t team_position);
+    ThreadState* take_parked(std::uint64_t team_position);
+    ThreadState& add_thread();
 
     Clock clock_;
     Ticks start_;
@@ -110,6 +141,7 @@ private:
     mutable std::mutex threads_mutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;
     CounterReaderFactory counter_factory_;
+    std::shared_ptr<ParkedThreads> parked_ = std::make_shared<ParkedThreads>();
 };
 
 }  // namespace ompp::core

@@ -159,6 +159,12 @@ public:
     // Owner only (or after the thread stopped): memory in use.
     std::size_t live_nodes() const { return nodes_.live(); }
     std::size_t open_frames() const { return current_->frames.size(); }
+    // Owner only, as its OS thread ends: nothing open and no counter reader
+    // (which belongs to one OS thread), so another thread may carry on.
+    bool recyclable() const {
+        return counters_ == nullptr && current_ == &implicit_main_ && implicit_main_.frames.empty() &&
+               active_.empty() && held_locks_.empty();
+    }
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);

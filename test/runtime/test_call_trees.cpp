@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -381,4 +382,72 @@ TEST_CASE("threads registering the same handle at once get one region", "[core][
     for (const auto* record : seen) CHECK(record == seen[0]);
     CHECK(seen[0]->info.name == "r");
     CHECK(__atomic_load_n(&handle, __ATOMIC_ACQUIRE) == seen[0]);
+}
+
+TEST_CASE("a new worker thread carries on with the state parked at its team position", "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 990);
+    const auto& loop = region("for", 992);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kMasterKey = 77;
+    constexpr std::array<std::uint64_t, 2> kPositions{1001, 1002};
+    constexpr int kTeams = 50;
+    // The states each team's workers ran with, by team position.
+    std::array<std::vector<const core::ThreadState*>, 2> states;
+    for (int team = 0; team < kTeams; ++team) {
+        const core::Ticks start = 10000 + 1000 * static_cast<core::Ticks>(team);
+        master.fork(par, start, kMasterKey, 3);
+        master.parallel_begin(par, start, {kMasterKey, 1});
+        // Both workers run at once; each is a new OS thread that ends with its team.
+        std::vector<std::thread> workers;
+        for (std::size_t p = 0; p < kPositions.size(); ++p) {
+            workers.emplace_back([&, p] {
+                core::ThreadState& w = m.this_worker([&] { return kPositions[p]; });
+                states[p].push_back(&w);
+                w.parallel_begin(par, start + 10, {kMasterKey, 1});
+                w.enter(loop, start + 20);
+                w.exit(loop, start + 30);
+                w.parallel_end(par, start + 40);
+            });
+        }
+        for (auto& worker : workers) worker.join();
+        master.parallel_end(par, start + 50);
+        master.join(par, start + 60);
+    }
+    for (const auto& at_position : states) {
+        CHECK(std::all_of(at_position.begin(), at_position.end(),
+                          [&](const core::ThreadState* s) { return s == at_position.front(); }));
+    }
+    CHECK(states[0].front() != states[1].front());
+    std::size_t threads = 0;
+    m.for_each_thread([&](const core::ThreadState&) { ++threads; });
+    CHECK(threads == 3);
+    clock.at(200000);
+    const auto p = m.build_profile();
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(par_node != nullptr);
+    const auto* loop_node = find_child(p, par_node->id, NodeKind::Region, loop.info.id);
+    REQUIRE(loop_node != nullptr);
+    REQUIRE(loop_node->threads.size() == 2);
+    for (const auto& metrics : loop_node->threads) CHECK(metrics.visits == kTeams);
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+TEST_CASE("a worker thread that ends inside a region keeps its state; unknown positions take none", "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& loop = region("for", 992);
+    const auto at_position = [&] { return std::uint64_t{1001}; };
+    const core::ThreadState* first = nullptr;
+    std::thread([&] { first = &m.this_worker(at_position); }).join();
+    std::thread([&] { CHECK(&m.this_worker(at_position) == first); }).join();
+    std::thread([&] { m.this_worker(at_position).enter(loop, 100); }).join();
+    const core::ThreadState* fresh = nullptr;
+    std::thread([&] { fresh = &m.this_worker(at_position); }).join();
+    CHECK(fresh != first);
+    std::thread([&] { CHECK(&m.this_thread() != fresh); }).join();
+    std::size_t threads = 0;
+    m.for_each_thread([&](const core::ThreadState&) { ++threads; });
+    CHECK(threads == 3);
 }
