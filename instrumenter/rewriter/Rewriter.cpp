@@ -3,6 +3,7 @@
 
 #include "emit/Emit.h"
 #include "parse/Parse.h"
+#include "parse/TextualParse.h"
 #include "plan/Plan.h"
 #include "rewriter/InlineHeaders.h"
 
@@ -62,7 +63,23 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
       return llvm::createStringError(std::errc::invalid_argument,
                                      "unit id '%s' must consist of [a-z0-9]", UnitId.c_str());
 
-  auto Unit = parse::parseMainFile(File, ClangArgs);
+  auto Unit = Options.TextualOnly ? parse::parseMainFileTextually(File, ClangArgs)
+                                  : parse::parseMainFile(File, ClangArgs);
+  if (!Unit && Options.TextualFallback) {
+    llvm::Error NotParsed = Unit.takeError();
+    std::string ClangError;
+    llvm::Error Other = llvm::handleErrors(std::move(NotParsed), [&](const FrontEndError &E) {
+      ClangError = E.firstError();
+    });
+    if (Other)
+      return Other;
+    auto Textual = parse::parseMainFileTextually(File, ClangArgs);
+    if (!Textual) // the message Clang gave is the one that explains the most
+      return llvm::joinErrors(llvm::make_error<FrontEndError>(File.str(), ClangError + "\n"),
+                              Textual.takeError());
+    Unit = std::move(Textual);
+    Result.ClangError = std::move(ClangError);
+  }
   if (!Unit)
     return Unit.takeError();
   // In the file as written (inlined headers would shift its lines).
@@ -70,7 +87,10 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   // Headers with OpenMP constructs are inlined, and what they include may
   // bring more: one round per level of nesting.
   std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());
-  for (unsigned Round = 0; Round < MaxInlinedHeaderDepth && !Unit->HeaderPragmas.empty(); ++Round) {
+  // (Not when Clang cannot parse the file: each round is parsed by Clang.)
+  bool Textual = Options.TextualOnly || !Result.ClangError.empty();
+  for (unsigned Round = 0; Round < MaxInlinedHeaderDepth && !Textual && !Unit->HeaderPragmas.empty();
+       ++Round) {
     auto Inlined = inlineHeaders(*Unit, File);
     if (!Inlined)
       break;
@@ -93,7 +113,9 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
     Unit = std::move(Next);
   }
   for (model::HeaderDirectives &H : Unit->HeaderPragmas)
-    if (H.NotInlined.empty())
+    if (H.NotInlined.empty() && Textual)
+      H.NotInlined = "Clang cannot parse the file that includes it";
+    else if (H.NotInlined.empty())
       H.NotInlined = "it is included " + std::to_string(MaxInlinedHeaderDepth) +
                      " or more levels deep";
   plan::PlanOptions PlanOpts;
