@@ -797,11 +797,11 @@ private:
 } // namespace
 
 llvm::Expected<model::UnitModel> parseMainFileTextually(llvm::StringRef File,
-                                                        llvm::ArrayRef<std::string> ClangArgs) {
+                                                        llvm::ArrayRef<std::string> ClangArgs,
+                                                        std::optional<llvm::StringRef> Text) {
   model::UnitModel Model;
   std::optional<std::string> Failure;
-  if (llvm::Error E = runClang(File, ClangArgs, std::make_unique<TextualAction>(Model, Failure),
-                               std::nullopt))
+  if (llvm::Error E = runClang(File, ClangArgs, std::make_unique<TextualAction>(Model, Failure), Text))
     return E;
   if (Failure)
     return llvm::createStringError(std::errc::invalid_argument, "%s: %s", File.str().c_str(),

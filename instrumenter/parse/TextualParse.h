@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace ompp::instrument::parse {
@@ -27,9 +28,11 @@ namespace ompp::instrument::parse {
 /// Preprocesses File with the user's flags and builds its model from the
 /// tokens of the main file.  Fails with a FrontEndError if the preprocessor
 /// reports errors, or with a plain error if the main file's brackets do not
-/// balance in its active code.
-llvm::Expected<model::UnitModel> parseMainFileTextually(llvm::StringRef File,
-                                                        llvm::ArrayRef<std::string> ClangArgs);
+/// balance in its active code.  With Text, reads that text as if it were
+/// File's content (see parseMainFile).
+llvm::Expected<model::UnitModel>
+parseMainFileTextually(llvm::StringRef File, llvm::ArrayRef<std::string> ClangArgs,
+                       std::optional<llvm::StringRef> Text = std::nullopt);
 
 } // namespace ompp::instrument::parse
 

@@ -73,11 +73,11 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
     });
     if (Other)
       return Other;
-    auto Textual = parse::parseMainFileTextually(File, ClangArgs);
-    if (!Textual) // the message Clang gave is the one that explains the most
+    auto FromTokens = parse::parseMainFileTextually(File, ClangArgs);
+    if (!FromTokens) // the message Clang gave is the one that explains the most
       return llvm::joinErrors(llvm::make_error<FrontEndError>(File.str(), ClangError + "\n"),
-                              Textual.takeError());
-    Unit = std::move(Textual);
+                              FromTokens.takeError());
+    Unit = std::move(FromTokens);
     Result.ClangError = std::move(ClangError);
   }
   if (!Unit)
@@ -87,10 +87,10 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   // Headers with OpenMP constructs are inlined, and what they include may
   // bring more: one round per level of nesting.
   std::vector<std::string> Args(ClangArgs.begin(), ClangArgs.end());
-  // (Not when Clang cannot parse the file: each round is parsed by Clang.)
+  // Each round is read by the front end that read the file.
   bool Textual = Options.TextualOnly || !Result.ClangError.empty();
-  for (unsigned Round = 0; Round < MaxInlinedHeaderDepth && !Textual && !Unit->HeaderPragmas.empty();
-       ++Round) {
+  auto Parse = Textual ? &parse::parseMainFileTextually : &parse::parseMainFile;
+  for (unsigned Round = 0; Round < MaxInlinedHeaderDepth && !Unit->HeaderPragmas.empty(); ++Round) {
     auto Inlined = inlineHeaders(*Unit, File);
     if (!Inlined)
       break;
@@ -100,7 +100,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
         Result.QuoteDirs.push_back(Dir);
         Args.insert(Args.end(), {"-iquote", Dir});
       }
-    auto Next = parse::parseMainFile(File, Args, llvm::StringRef(Inlined->Text));
+    auto Next = Parse(File, Args, llvm::StringRef(Inlined->Text));
     if (!Next) {
       llvm::consumeError(Next.takeError());
       for (model::HeaderDirectives &H : Unit->HeaderPragmas)
@@ -113,9 +113,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
     Unit = std::move(Next);
   }
   for (model::HeaderDirectives &H : Unit->HeaderPragmas)
-    if (H.NotInlined.empty() && Textual)
-      H.NotInlined = "Clang cannot parse the file that includes it";
-    else if (H.NotInlined.empty())
+    if (H.NotInlined.empty())
       H.NotInlined = "it is included " + std::to_string(MaxInlinedHeaderDepth) +
                      " or more levels deep";
   plan::PlanOptions PlanOpts;
