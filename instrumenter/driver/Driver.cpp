@@ -403,16 +403,16 @@ int Driver::compileSource(const CompilerCommand &Command, Instrumented &Source,
                                     Source.Original, Source.ClangError);
       return 0;
     }
-    std::string FirstError = fmt::format("status {}", Status);
-    for (llvm::StringRef Line : llvm::reverse(llvm::to_vector(llvm::split(Diagnostics, '\n'))))
-      if (Line.contains(": error: "))
-        FirstError = Line.str();
+    llvm::SmallVector<llvm::StringRef> Lines;
+    Diagnostics.split(Lines, '\n');
+    auto FirstError = llvm::find_if(Lines, [](llvm::StringRef L) { return L.contains(": error: "); });
     Source = Instrumented{
         .Path = Source.Original,
         .WarningAfterCompile = fmt::format(
             "ompp-instrument: warning: {} is compiled unchanged, without measurement: Clang cannot "
             "parse it ({}), and the compiler rejects ompp's textual instrumentation of it ({})",
-            Source.Original, Source.ClangError, FirstError)};
+            Source.Original, Source.ClangError,
+            FirstError == Lines.end() ? fmt::format("status {}", Status) : FirstError->str())};
   }
   if (int Status = run(Command.compiler(), ArgsFor(Source)))
     return Status;

@@ -46,20 +46,28 @@ struct PreprocessorFacts {
   std::set<unsigned> StatementMacros;     // macro names whose expansion may open or end statements
 };
 
-/// Whether a macro's replacement may end a statement (`;` or `}` last), open
-/// or close one (unbalanced brackets) or hold a pragma: then where the
-/// statements around it end cannot be read from the unexpanded tokens.
+/// Whether a macro's replacement may hold, begin or end statements: a ';',
+/// a brace or a statement keyword outside parentheses (`{ a; b; }`, `for
+/// (...)`, `do {...} while (0)`), unbalanced brackets, or a pragma.  Where
+/// the statements around such an expansion end cannot be read from the
+/// unexpanded tokens.
 bool shapesStatements(const MacroInfo &Macro) {
-  int Depth = 0;
+  int Parens = 0;
   for (const Token &T : Macro.tokens()) {
-    if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
-      ++Depth;
-    else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace) && --Depth < 0)
+    if (const IdentifierInfo *Name = T.getIdentifierInfo(); Name && Name->getName() == "_Pragma")
       return true;
-    else if (const IdentifierInfo *Name = T.getIdentifierInfo(); Name && Name->getName() == "_Pragma")
+    if (T.isOneOf(tok::l_paren, tok::l_square))
+      ++Parens;
+    else if (T.isOneOf(tok::r_paren, tok::r_square) && --Parens < 0)
+      return true;
+    else if (Parens == 0 &&
+             (T.isOneOf(tok::semi, tok::l_brace, tok::r_brace, tok::kw_if, tok::kw_else,
+                        tok::kw_for, tok::kw_while, tok::kw_do, tok::kw_switch) ||
+              T.isOneOf(tok::kw_return, tok::kw_goto, tok::kw_break, tok::kw_continue,
+                        tok::kw_case, tok::kw_default, tok::kw_try)))
       return true;
   }
-  return Depth != 0 || (!Macro.tokens_empty() && Macro.tokens().back().isOneOf(tok::semi, tok::r_brace));
+  return Parens != 0;
 }
 
 class FactsRecorder : public PPCallbacks {
@@ -417,12 +425,14 @@ private:
     M.Depth = Open.size();
     bool Standalone = isStandalone(M.DirectiveKind) || M.Kind == Construct::OrderedDepend ||
                       (M.DirectiveKind == OMPD_unknown && M.Name != "scope");
+    // `if (c) #pragma omp nothing i++;`: nothing and error are no statements.
+    bool Transparent = M.DirectiveKind == OMPD_nothing || M.DirectiveKind == OMPD_error;
     Out.Directives.push_back(std::move(M));
     if (Standalone) {
       model::Directive &D = Out.Directives[Index];
       D.Whole = D.Pragma;
       D.EndLine = D.LineEnd;
-      return I + 1;
+      return Transparent && !isAt(I + 1, tok::r_brace) ? statement(I + 1) : End(I + 1);
     }
     Open.push_back(Index);
     End E = statement(I + 1);

@@ -1,3 +1,4 @@
+// TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end
 #include <stdio.h>
 #include <omp.h>
 #define PFOR_LOOP(i, n) _Pragma("omp parallel for") for (int i = 0; i < n; ++i)

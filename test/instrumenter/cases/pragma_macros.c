@@ -1,3 +1,4 @@
+// TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end
 #include <stdio.h>
 #define PRAGMA(x) _Pragma(#x)
 #define OMP_PARALLEL _Pragma("omp parallel")

@@ -1,3 +1,4 @@
+// TEXTUAL-DIFFERS: tokens do not see syntax errors (the compiler reports them)
 int main(void) {
   #pragma omp parallel
   {

@@ -1,3 +1,4 @@
+// TEXTUAL-DIFFERS: a block starting with a _Pragma macro cannot be delimited from tokens
 /* Split combined constructs and other constructs whose statement ends in
  * unbraced directives at some depth: parallel for -> if -> task -> atomic,
  * parallel for -> ordered, a section that is an unbraced task, while ->

@@ -1,3 +1,4 @@
+// TEXTUAL-DIFFERS: a block starting with a macro that ends a statement cannot be delimited from tokens
 /* How a statement can end: do-while, a label (unused: the compilers warn),
  * a switch case, else-if chains, comments before the ';' and after it, a
  * macro invocation, a macro that brings its own ';', a line continuation.
