@@ -38,20 +38,32 @@ using model::Span;
 
 namespace {
 
+/// A `#pragma omp` line as the compiler reads it, macros expanded: its
+/// tokens' kinds and places in Text (the spellings joined by blanks).
+struct ExpandedPragma {
+  std::shared_ptr<const std::string> Text;
+  std::vector<std::pair<tok::TokenKind, Span>> Tokens;
+};
+
 /// What the preprocessor knows that the raw tokens do not.
 struct PreprocessorFacts {
+  std::map<unsigned, ExpandedPragma> ExpandedPragmas; // `#pragma omp` lines using macros
   std::vector<Span> Skipped;              // inactive #if branches
   std::set<unsigned> ActivePragmas;       // offsets of the '#' of active `#pragma` lines
   std::map<unsigned, bool> MacroPragmas;  // a macro or _Pragma expanding to a pragma -> `omp`?
-  std::set<unsigned> StatementMacros;     // macro names whose expansion may open or end statements
+  std::map<unsigned, bool> StatementMacros; // macros whose expansion may hold, open or end
+                                            // statements -> function-like?
 };
 
-/// Whether a macro's replacement may hold, begin or end statements: a ';',
+/// Whether a macro's replacement may hold, begin or end statements: nothing
+/// at all (`#define OMPTGT` before a pragma or a block), a ';',
 /// a brace or a statement keyword outside parentheses (`{ a; b; }`, `for
 /// (...)`, `do {...} while (0)`), unbalanced brackets, or a pragma.  Where
 /// the statements around such an expansion end cannot be read from the
 /// unexpanded tokens.
 bool shapesStatements(const MacroInfo &Macro) {
+  if (Macro.tokens_empty())
+    return true;
   int Parens = 0;
   for (const Token &T : Macro.tokens()) {
     if (const IdentifierInfo *Name = T.getIdentifierInfo(); Name && Name->getName() == "_Pragma")
@@ -69,6 +81,38 @@ bool shapesStatements(const MacroInfo &Macro) {
   }
   return Parens != 0;
 }
+
+/// Reads `#pragma omp` lines of the main file as the compiler does, with
+/// macros expanded (`#pragma omp F S` with `#define F taskloop`), and keeps
+/// those where a macro expanded.
+class OmpPragmaReader : public PragmaHandler {
+public:
+  OmpPragmaReader(PreprocessorFacts &Facts) : PragmaHandler("omp"), Facts(Facts) {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &) override {
+    const SourceManager &SM = PP.getSourceManager();
+    ExpandedPragma Expanded;
+    std::string Text;
+    bool FromMacro = false;
+    Token Tok;
+    for (PP.Lex(Tok); Tok.isNot(tok::eod); PP.Lex(Tok)) {
+      FromMacro |= Tok.getLocation().isMacroID();
+      Text += Text.empty() ? "" : " ";
+      std::string Spelling = PP.getSpelling(Tok);
+      Expanded.Tokens.emplace_back(Tok.getIdentifierInfo() ? tok::raw_identifier : Tok.getKind(),
+                                   Span{unsigned(Text.size()), unsigned(Text.size() + Spelling.size())});
+      Text += Spelling;
+    }
+    if (!FromMacro || Introducer.Kind != PIK_HashPragma || !Introducer.Loc.isFileID() ||
+        !SM.isWrittenInMainFile(Introducer.Loc))
+      return;
+    Expanded.Text = std::make_shared<const std::string>(std::move(Text));
+    Facts.ExpandedPragmas[SM.getFileOffset(Introducer.Loc)] = std::move(Expanded);
+  }
+
+private:
+  PreprocessorFacts &Facts;
+};
 
 class FactsRecorder : public PPCallbacks {
 public:
@@ -96,7 +140,7 @@ public:
     if (!Name.getLocation().isFileID() || !Macro || !shapesStatements(*Macro))
       return;
     if (auto O = mainOffset(Name.getLocation()))
-      Facts.StatementMacros.insert(*O);
+      Facts.StatementMacros[*O] = Macro->isFunctionLike();
   }
 
 private:
@@ -132,6 +176,7 @@ struct Tok {
   llvm::StringRef Text;
   int Pragma = -1;            // index into the pragma lines
   bool Opaque = false;        // an #include line, a macro expanding to a pragma or to statements
+  bool FunctionLikeMacro = false;
   bool is(tok::TokenKind K) const { return Pragma < 0 && !Opaque && Kind == K; }
   bool word(llvm::StringRef W) const { return is(tok::raw_identifier) && Text == W; }
   bool opens() const { return is(tok::l_paren) || is(tok::l_square) || is(tok::l_brace); }
@@ -140,7 +185,8 @@ struct Tok {
 
 struct PragmaLine {
   Span Text;                  // '#' to the end of its last continued line (newline excluded)
-  std::vector<Tok> Words;     // the tokens after `omp`
+  std::vector<Tok> Words;     // the tokens after `omp`, with places in the main file ...
+  std::shared_ptr<const std::string> Expanded; // ... or in this text (macros expanded)
   bool Visited = false;
 };
 
@@ -315,8 +361,8 @@ private:
   }
 
   size_t resynchronise(size_t I, size_t Close) {
-    if (Toks[I].Opaque && !Toks[I].Text.empty()) // a macro name: over its arguments
-      return isAt(I + 1, tok::l_paren) ? Match[I + 1] + 1 : I + 1;
+    if (Toks[I].Opaque) // an #include line, or a macro name and its arguments
+      return Toks[I].FunctionLikeMacro && isAt(I + 1, tok::l_paren) ? Match[I + 1] + 1 : I + 1;
     for (size_t J = I + 1; J < Close; ++J) {
       if (Toks[J].Pragma >= 0)
         return J;
@@ -507,8 +553,9 @@ private:
     model::Directive D;
     D.Pragma = P.Text;
     D.Line = lineOf(P.Text.Begin);
-    D.LineEnd = lineOf(P.Words.empty() ? P.Text.Begin : P.Words.back().Begin);
+    D.LineEnd = lineOf(P.Text.End > P.Text.Begin ? P.Text.End - 1 : P.Text.Begin);
     const std::vector<Tok> &W = P.Words;
+    llvm::StringRef Source = P.Expanded ? llvm::StringRef(*P.Expanded) : llvm::StringRef(Out.Text);
     // The longest run of leading words that names a directive.
     size_t Words = 0;
     while (Words < W.size() && W[Words].is(tok::raw_identifier))
@@ -534,11 +581,11 @@ private:
     if (K < W.size() && W[K].is(tok::l_paren)) { // critical(name), flush(list), ...
       size_t Close = closing(W, K);
       if (D.DirectiveKind == OMPD_critical)
-        D.CriticalName = textOf(W[K + 1].Begin, W[Close].Begin).trim().str();
+        D.CriticalName = Source.slice(W[K + 1].Begin, W[Close].Begin).trim().str();
       if (D.DirectiveKind == OMPD_flush) { // Clang's implicit list clause
         model::Clause List;
         List.Kind = OMPC_flush;
-        List.Text = textOf(W[K].Begin, W[Close].End).str();
+        List.Text = Source.slice(W[K].Begin, W[Close].End).str();
         List.Argument = model::clauseArgument(List.Text);
         D.Clauses.push_back(std::move(List));
       }
@@ -563,7 +610,7 @@ private:
       size_t Last = Name;
       if (K < W.size() && W[K].is(tok::l_paren))
         Last = closing(W, K);
-      D.Clauses.push_back(clause(W, Name, Last));
+      D.Clauses.push_back(clause(W, Name, Last, Source));
       K = Last + 1;
     }
     if (D.Kind == Construct::Ordered && (D.has(OMPC_depend) || llvm::any_of(D.Clauses, [](auto &C) {
@@ -571,10 +618,6 @@ private:
                                          })))
       D.Kind = Construct::OrderedDepend;
     return D;
-  }
-
-  llvm::StringRef textOf(unsigned Begin, unsigned End) const {
-    return llvm::StringRef(Out.Text).slice(Begin, End);
   }
 
   static size_t closing(const std::vector<Tok> &W, size_t Open) {
@@ -587,11 +630,13 @@ private:
     return W.size() - 1;
   }
 
-  /// Clause W[Name..Last] (Last: its ')', or Name without arguments).
-  model::Clause clause(const std::vector<Tok> &W, size_t Name, size_t Last) const {
+  /// Clause W[Name..Last] (Last: its ')', or Name without arguments) of a
+  /// pragma whose tokens have their places in Source.
+  static model::Clause clause(const std::vector<Tok> &W, size_t Name, size_t Last,
+                              llvm::StringRef Source) {
     model::Clause C;
     C.Kind = getOpenMPClauseKind(W[Name].Text);
-    C.Text = textOf(W[Name].Begin, W[Last].End).str();
+    C.Text = Source.slice(W[Name].Begin, W[Last].End).str();
     C.Argument = model::clauseArgument(C.Text);
     if (Last == Name)
       return C;
@@ -614,7 +659,7 @@ private:
     }
     if (C.Kind == OMPC_reduction && !Colons.empty() && !Commas.empty() && Commas.front() < Colons.front())
       C.ReductionModifier = llvm::StringSwitch<OpenMPReductionClauseModifier>(
-                                textOf(W[First].Begin, W[Commas.front()].Begin).trim())
+                                Source.slice(W[First].Begin, W[Commas.front()].Begin).trim())
                                 .Case("default", OMPC_REDUCTION_default)
                                 .Case("inscan", OMPC_REDUCTION_inscan)
                                 .Case("task", OMPC_REDUCTION_task)
@@ -627,7 +672,7 @@ private:
     size_t ListBegin = !ListFirst && !Colons.empty() ? Colons.back() + 1 : First;
     size_t ListEnd = ListFirst && !Colons.empty() ? Colons.front() : Last;
     if (ListBegin < ListEnd)
-      C.ListPrefix = textOf(W[First - 1].End, W[ListBegin].Begin).str();
+      C.ListPrefix = Source.slice(W[First - 1].End, W[ListBegin].Begin).str();
     size_t Item = ListBegin;
     for (size_t K = ListBegin; K <= ListEnd; ++K) {
       if (K < ListEnd && W[K].opens()) {
@@ -644,7 +689,7 @@ private:
   }
 
   /// `a`, `a[i]`, `a[0:n]` (and linear's `val(a)`) name the variable a.
-  std::optional<std::string> variableOf(const std::vector<Tok> &W, size_t Begin, size_t End) const {
+  static std::optional<std::string> variableOf(const std::vector<Tok> &W, size_t Begin, size_t End) {
     if (Begin >= End || !W[Begin].is(tok::raw_identifier) || W[Begin].Text == "this")
       return std::nullopt;
     if (End - Begin == 4 && W[Begin + 1].is(tok::l_paren) && W[Begin + 2].is(tok::raw_identifier) &&
@@ -729,7 +774,9 @@ MainFileTokens lexMainFile(const SourceManager &SM, const LangOptions &LO,
   for (size_t I = 0; I < All.size();) {
     Tok T = Convert(All[I]);
     if (!(All[I].is(tok::hash) && All[I].isAtStartOfLine())) {
-      T.Opaque = Facts.StatementMacros.count(T.Begin) || Facts.MacroPragmas.count(T.Begin);
+      auto Macro = Facts.StatementMacros.find(T.Begin);
+      T.Opaque = Macro != Facts.StatementMacros.end() || Facts.MacroPragmas.count(T.Begin);
+      T.FunctionLikeMacro = Macro != Facts.StatementMacros.end() && Macro->second;
       if (!Inactive(T.Begin))
         Out.Toks.push_back(T);
       ++I;
@@ -745,15 +792,21 @@ MainFileTokens lexMainFile(const SourceManager &SM, const LangOptions &LO,
       PragmaLine P;
       unsigned LastEnd = Convert(All[LineEnd - 1]).End;
       P.Text = Span{T.Begin, static_cast<unsigned>(std::min(Text.find('\n', LastEnd), Text.size()))};
-      for (size_t K = I + 3; K < LineEnd; ++K)
-        P.Words.push_back(Convert(All[K]));
+      if (auto Expanded = Facts.ExpandedPragmas.find(T.Begin); Expanded != Facts.ExpandedPragmas.end()) {
+        P.Expanded = Expanded->second.Text;
+        for (const auto &[Kind, Place] : Expanded->second.Tokens)
+          P.Words.push_back(Tok{Kind, Place.Begin, Place.End,
+                                llvm::StringRef(*P.Expanded).slice(Place.Begin, Place.End)});
+      } else {
+        for (size_t K = I + 3; K < LineEnd; ++K)
+          P.Words.push_back(Convert(All[K]));
+      }
       T.Pragma = Out.Pragmas.size();
       T.End = P.Text.End;
       Out.Pragmas.push_back(std::move(P));
       Out.Toks.push_back(T);
     } else if (Name == "include" && !Inactive(T.Begin)) {
       T.Opaque = true; // its tokens are not the main file's
-      T.Text = "";
       Out.Toks.push_back(T);
     }
     I = LineEnd;
@@ -777,6 +830,7 @@ public:
     const SourceManager &SM = CI.getSourceManager();
     PreprocessorFacts Facts;
     recordPreprocessorFacts(PP, Out);
+    PP.AddPragmaHandler(new OmpPragmaReader(Facts));
     PP.addPPCallbacks(std::make_unique<FactsRecorder>(Facts, SM));
     PP.EnterMainSourceFile();
     Token T;
