@@ -274,6 +274,7 @@ private:
         continue;
       }
       size_t Last = declaration(I, Stop);
+      lambdas(I, Last);
       if (TopLevel)
         Out.TopLevelDecls.push_back(spanOf(I, Last - 1));
       I = Last;
@@ -326,6 +327,32 @@ private:
       }
     }
     return Stop;
+  }
+
+  /// The bodies of the C++ lambdas among the tokens [From, To) (`[...] {`,
+  /// `[...](...) {`, with or without `mutable`/`noexcept`), outside the
+  /// bodies already read.
+  void lambdas(size_t From, size_t To) {
+    if (!Out.CPlusPlus)
+      return;
+    for (size_t J = From; J < To; ++J) {
+      if (!Toks[J].is(tok::l_brace) || J == 0)
+        continue;
+      if (Bodies.count(J)) {
+        J = Match[J];
+        continue;
+      }
+      size_t Before = J - 1;
+      while (Before > From && (Toks[Before].word("mutable") || Toks[Before].word("noexcept")))
+        --Before;
+      bool Lambda = Toks[Before].is(tok::r_square) ||
+                    (Toks[Before].is(tok::r_paren) && Match[Before] > 0 &&
+                     Toks[Match[Before] - 1].is(tok::r_square));
+      if (Lambda) {
+        functionBody(J);
+        J = Match[J];
+      }
+    }
   }
 
   void functionBody(size_t Open) {
@@ -443,8 +470,10 @@ private:
       const Tok &T = Toks[J];
       if (T.Pragma >= 0 || T.Opaque || T.closes())
         return std::nullopt;
-      if (T.is(tok::semi))
+      if (T.is(tok::semi)) {
+        lambdas(I, J);
         return J + 1;
+      }
       if (T.is(tok::equal) || T.word("return") || T.word("throw"))
         Assigns = true;
       if (T.is(tok::l_brace) && !Assigns && J > I && Toks[J - 1].is(tok::r_paren) &&
