@@ -50,7 +50,8 @@ struct PreprocessorFacts {
   std::map<unsigned, ExpandedPragma> ExpandedPragmas; // `#pragma omp` lines using macros
   std::vector<Span> Skipped;              // inactive #if branches
   std::set<unsigned> ActivePragmas;       // offsets of the '#' of active `#pragma` lines
-  std::map<unsigned, bool> MacroPragmas;  // a macro or _Pragma expanding to a pragma -> `omp`?
+  std::set<unsigned> MacroPragmas;        // macros or _Pragma expanding to a pragma
+  std::map<unsigned, ExpandedPragma> MacroOmpPragmas; // ... to an OpenMP directive
   std::map<unsigned, bool> StatementMacros; // macros whose expansion may hold, open or end
                                             // statements -> function-like?
 };
@@ -103,11 +104,14 @@ public:
                                    Span{unsigned(Text.size()), unsigned(Text.size() + Spelling.size())});
       Text += Spelling;
     }
-    if (!FromMacro || Introducer.Kind != PIK_HashPragma || !Introducer.Loc.isFileID() ||
-        !SM.isWrittenInMainFile(Introducer.Loc))
-      return;
     Expanded.Text = std::make_shared<const std::string>(std::move(Text));
-    Facts.ExpandedPragmas[SM.getFileOffset(Introducer.Loc)] = std::move(Expanded);
+    SourceLocation Expansion = SM.getExpansionLoc(Introducer.Loc);
+    if (!SM.isWrittenInMainFile(Expansion))
+      return;
+    if (Introducer.Kind != PIK_HashPragma || Introducer.Loc.isMacroID())
+      Facts.MacroOmpPragmas[SM.getFileOffset(Expansion)] = std::move(Expanded);
+    else if (FromMacro)
+      Facts.ExpandedPragmas[SM.getFileOffset(Expansion)] = std::move(Expanded);
   }
 
 private:
@@ -131,7 +135,7 @@ public:
       return;
     }
     if (auto O = mainOffset(SM.getExpansionLoc(Loc)))
-      Facts.MacroPragmas[*O] = namesOmp(SM.getSpellingLoc(Loc));
+      Facts.MacroPragmas.insert(*O);
   }
 
   void MacroExpands(const Token &Name, const MacroDefinition &Definition, SourceRange,
@@ -148,20 +152,6 @@ private:
     if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
       return std::nullopt;
     return SM.getFileOffset(L);
-  }
-
-  /// `_Pragma("omp ...")` at its spelling.
-  bool namesOmp(SourceLocation Spelling) const {
-    bool Invalid = false;
-    const char *C = SM.getCharacterData(Spelling, &Invalid);
-    if (Invalid)
-      return false;
-    llvm::StringRef Text(C, 64);
-    size_t Quote = Text.find('"');
-    if (Quote == llvm::StringRef::npos)
-      return false;
-    llvm::StringRef Rest = Text.drop_front(Quote + 1).ltrim();
-    return Rest.startswith("omp") && Rest.size() > 3 && !isAsciiIdentifierContinue(Rest[3]);
   }
 
   PreprocessorFacts &Facts;
@@ -214,6 +204,18 @@ class Reader {
 public:
   Reader(model::UnitModel &Out, std::vector<Tok> Toks, std::vector<PragmaLine> Pragmas)
       : Out(Out), Toks(std::move(Toks)), Pragmas(std::move(Pragmas)), Lines(Out.Text) {}
+
+  /// OpenMP directives from macros or _Pragma (P.Text: where they expand):
+  /// a warning each, unless there is nothing to measure in them.
+  void macroDirectives(const std::vector<PragmaLine> &FromMacros) {
+    for (const PragmaLine &P : FromMacros) {
+      model::Directive D = describe(P);
+      if (isDeclarative(D.Name) || D.Kind == Construct::Passive || D.Kind == Construct::Device)
+        continue;
+      Out.Unmappable.emplace_back(D.Line, "'" + D.Name + "' from a macro (Clang cannot parse this "
+                                          "file, and ompp's textual parse does not expand macros)");
+    }
+  }
 
   /// Fills the model; the reason if the file cannot be read at all.
   std::optional<std::string> read() {
@@ -551,10 +553,10 @@ private:
     unsigned Levels = 1;
     for (OpenMPClauseKind K : {OMPC_collapse, OMPC_ordered})
       if (const model::Clause *C = D.find(K); C && !C->Argument.empty()) {
-        unsigned N = 0;
-        if (llvm::StringRef(C->Argument).trim().getAsInteger(10, N) || N == 0)
+        std::optional<unsigned> N = literalSum(C->Argument);
+        if (!N || *N == 0)
           return false;
-        Levels = std::max(Levels, N);
+        Levels = std::max(Levels, *N);
       }
     for (unsigned Level = 0; Level < Levels; ++Level) {
       if (!wordAt(Loop, "for") || !isAt(Loop + 1, tok::l_paren))
@@ -574,6 +576,29 @@ private:
         ++Loop; // `{` holding only the next loop
     }
     return false;
+  }
+
+  /// The value of `3`, `4 - 1`, `1 + 1`: integer literals added and
+  /// subtracted (what collapse and ordered arguments are in practice).
+  static std::optional<unsigned> literalSum(llvm::StringRef Text) {
+    long long Sum = 0;
+    int Sign = 1;
+    for (Text = Text.trim(); !Text.empty(); Text = Text.ltrim()) {
+      unsigned long long Value = 0;
+      if (Text.consumeInteger(10, Value))
+        return std::nullopt;
+      Sum += Sign * static_cast<long long>(Value);
+      Text = Text.ltrim();
+      if (Text.empty())
+        break;
+      if (Text.front() != '+' && Text.front() != '-')
+        return std::nullopt;
+      Sign = Text.front() == '+' ? 1 : -1;
+      Text = Text.drop_front();
+    }
+    if (Sum <= 0 || Sum > 64)
+      return std::nullopt;
+    return static_cast<unsigned>(Sum);
   }
 
   //===--- a pragma line ----------------------------------------------------===//
@@ -778,6 +803,7 @@ private:
 struct MainFileTokens {
   std::vector<Tok> Toks;
   std::vector<PragmaLine> Pragmas;
+  std::vector<PragmaLine> FromMacros; // OpenMP directives from macros, at their expansion
 };
 
 MainFileTokens lexMainFile(const SourceManager &SM, const LangOptions &LO,
@@ -800,6 +826,18 @@ MainFileTokens lexMainFile(const SourceManager &SM, const LangOptions &LO,
     return llvm::any_of(Facts.Skipped, [&](Span S) { return S.Begin < Offset && Offset < S.End; });
   };
   MainFileTokens Out;
+  auto WordsOf = [](PragmaLine &P, const ExpandedPragma &Expanded) {
+    P.Expanded = Expanded.Text;
+    for (const auto &[Kind, Place] : Expanded.Tokens)
+      P.Words.push_back(
+          Tok{Kind, Place.Begin, Place.End, llvm::StringRef(*P.Expanded).slice(Place.Begin, Place.End)});
+  };
+  for (const auto &[Offset, Expanded] : Facts.MacroOmpPragmas) {
+    PragmaLine P;
+    P.Text = Span{Offset, Offset};
+    WordsOf(P, Expanded);
+    Out.FromMacros.push_back(std::move(P));
+  }
   for (size_t I = 0; I < All.size();) {
     Tok T = Convert(All[I]);
     if (!(All[I].is(tok::hash) && All[I].isAtStartOfLine())) {
@@ -822,10 +860,7 @@ MainFileTokens lexMainFile(const SourceManager &SM, const LangOptions &LO,
       unsigned LastEnd = Convert(All[LineEnd - 1]).End;
       P.Text = Span{T.Begin, static_cast<unsigned>(std::min(Text.find('\n', LastEnd), Text.size()))};
       if (auto Expanded = Facts.ExpandedPragmas.find(T.Begin); Expanded != Facts.ExpandedPragmas.end()) {
-        P.Expanded = Expanded->second.Text;
-        for (const auto &[Kind, Place] : Expanded->second.Tokens)
-          P.Words.push_back(Tok{Kind, Place.Begin, Place.End,
-                                llvm::StringRef(*P.Expanded).slice(Place.Begin, Place.End)});
+        WordsOf(P, Expanded->second);
       } else {
         for (size_t K = I + 3; K < LineEnd; ++K)
           P.Words.push_back(Convert(All[K]));
@@ -871,14 +906,9 @@ public:
     Out.Text = SM.getBufferData(SM.getMainFileID()).str();
     Out.CPlusPlus = CI.getLangOpts().CPlusPlus;
     recordLineDirectives(SM, Out);
-    model::LineTable Lines(Out.Text);
-    for (const auto &[Offset, IsOmp] : Facts.MacroPragmas)
-      if (IsOmp)
-        Out.Unmappable.emplace_back(Out.presumed(Lines.line(Offset)).Line,
-                                    "an OpenMP directive from a macro (Clang cannot parse this file, "
-                                    "and ompp's textual parse does not expand macros)");
     MainFileTokens Tokens = lexMainFile(SM, CI.getLangOpts(), Facts);
     Reader R(Out, std::move(Tokens.Toks), std::move(Tokens.Pragmas));
+    R.macroDirectives(Tokens.FromMacros);
     Failure = R.read();
   }
 
