@@ -1,4 +1,3 @@
-// TEXTUAL-DIFFERS: a block starting with a _Pragma macro cannot be delimited from tokens
 /* Split combined constructs and other constructs whose statement ends in
  * unbraced directives at some depth: parallel for -> if -> task -> atomic,
  * parallel for -> ordered, a section that is an unbraced task, while ->
@@ -80,3 +79,4 @@ int main(void) {
 // T2.COUNT: Taskgroup_exit taskgroup@42 = 1
 // T2.COUNT: Parallel_join parallelfor@55 = 1
 // T2.COUNT: Atomic_exit atomic@62 = 9
+// TEXTUAL-DIFFERS: a block starting with a _Pragma macro cannot be delimited from tokens
