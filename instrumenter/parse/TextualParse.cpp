@@ -634,9 +634,9 @@ private:
     size_t K = Named;
     if (K < W.size() && W[K].is(tok::l_paren)) { // critical(name), flush(list), ...
       size_t Close = closing(W, K);
-      if (D.DirectiveKind == OMPD_critical)
+      if (D.DirectiveKind == OMPD_critical && Close > K + 1)
         D.CriticalName = Source.slice(W[K + 1].Begin, W[Close].Begin).trim().str();
-      if (D.DirectiveKind == OMPD_flush) { // Clang's implicit list clause
+      if (D.DirectiveKind == OMPD_flush && Close > K) { // Clang's implicit list clause
         model::Clause List;
         List.Kind = OMPC_flush;
         List.Text = Source.slice(W[K].Begin, W[Close].End).str();
