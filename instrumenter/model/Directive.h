@@ -84,6 +84,9 @@ struct Directive {
   std::vector<std::string> LoopCountersDeclaredOutside; // `int i; for (i = 0; ...)`
   std::string CriticalName;
   std::string CancelRegion;
+  /// Why Whole is absent, when the reason is not a macro boundary (the
+  /// textual front end could not delimit the construct).
+  std::string NotEditable;
 
   const Clause *find(clang::OpenMPClauseKind K) const;
   bool has(clang::OpenMPClauseKind K) const { return find(K) != nullptr; }
@@ -159,6 +162,12 @@ Directive buildDirective(const clang::OMPExecutableDirective &D, clang::ASTConte
 /// or macro invocation that expands to nothing but the pragma.
 std::optional<Span> pragmaSpan(const clang::SourceManager &SM, const clang::LangOptions &LO,
                                clang::SourceLocation Begin, clang::SourceLocation End);
+
+/// Clauses whose arguments are a list of variables (Clause::Vars).
+bool listsVariables(clang::OpenMPClauseKind K);
+
+/// The text between the outer parentheses of a clause as spelled.
+std::string clauseArgument(const std::string &ClauseText);
 
 /// Classifies a directive kind.
 Construct classify(clang::OpenMPDirectiveKind K);

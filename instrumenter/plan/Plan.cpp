@@ -193,8 +193,10 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
       continue;
     if (D.FromMetadirective) {
       // Compilers choose variants differently (gcc-12 ignores metadirective).
-      Ctx.note(D.Line, "'metadirective' left as is: each compiler chooses its own variant ('" +
-                           D.Name + "' for Clang)");
+      Ctx.note(D.Line, "'metadirective' left as is: each compiler chooses its own variant" +
+                           (D.DirectiveKind == llvm::omp::OMPD_metadirective
+                                ? std::string() // Clang could not choose (textual front end)
+                                : " ('" + D.Name + "' for Clang)"));
       continue;
     }
     if (D.Kind == Construct::Device) {
@@ -216,8 +218,10 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
       continue;
     }
     if (!D.Whole) {
-      Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) +
-                           " spans a macro boundary (its text cannot be edited)");
+      Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) + " " +
+                           (D.NotEditable.empty()
+                                ? "spans a macro boundary (its text cannot be edited)"
+                                : D.NotEditable));
       continue;
     }
     if (!startsParallelRegion(D.Kind) && Ctx.inNoInstrumentZone(D.Whole->Begin))

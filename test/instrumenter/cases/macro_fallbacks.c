@@ -30,3 +30,4 @@ int main(void) {
 // T1: Task_create_begin task@17; Task_begin task@17; Task_end task@17; Task_create_end task@17; Single_end single;
 // T1: Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel; Destroy_lock -
+// TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end

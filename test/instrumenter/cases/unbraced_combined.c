@@ -79,3 +79,4 @@ int main(void) {
 // T2.COUNT: Taskgroup_exit taskgroup@42 = 1
 // T2.COUNT: Parallel_join parallelfor@55 = 1
 // T2.COUNT: Atomic_exit atomic@62 = 9
+// TEXTUAL-DIFFERS: a block starting with a _Pragma macro cannot be delimited from tokens
