@@ -294,12 +294,40 @@ void ThreadState::end_body(const RegionRecord& region, Ticks now) {
     frame->body_done = true;
 }
 
+namespace {
+
+// The sections construct a section's own region runs in: the frame below it.
+Frame* enclosing_sections(std::vector<Frame>& frames) {
+    if (frames.empty()) return nullptr;
+    const RegionRecord* region = frames.back().node->region;
+    const bool sections = region != nullptr && (region->info.kind == RegionKind::Sections ||
+                                                region->info.kind == RegionKind::ParallelSections);
+    return sections && frames.back().node->kind == NodeKind::Region ? &frames.back() : nullptr;
+}
+
+}  // namespace
+
+void ThreadState::section_begin(const RegionRecord& section, Ticks now) {
+    if (Frame* sections = enclosing_sections(current_->frames)) sections->phase_mark = now;
+    enter(section, now);
+}
+
+void ThreadState::section_end(const RegionRecord& section, Ticks now) {
+    exit(section, now);
+    if (Frame* sections = enclosing_sections(current_->frames)) {
+        sections->node->metrics.body.add(elapsed(sections->phase_mark, now));
+        sections->node->metrics.body_count.add(1);
+        sections->phase_mark = now;
+    }
+}
+
 void ThreadState::exit_named(std::string_view name, std::string_view file, int line, Ticks now) {
     const auto& frames = current_->frames;
     for (std::size_t i = frames.size(); i-- > 0;) {
         const RegionRecord* region = frames[i].node->region;
         if (frames[i].node->kind == NodeKind::Region && region != nullptr &&
             region->info.kind == RegionKind::UserRegion && region->info.name && *region->info.name == name) {
+            region->note_end(file, line);
             exit(*region, now);
             return;
         }

@@ -120,6 +120,11 @@ public:
     // exitT), single (singleT, singleC), sections (sectT, sectC).
     void begin_body(const RegionRecord& region, Ticks now);
     void end_body(const RegionRecord& region, Ticks now);
+    // A section with a region of its own (ompp's native instrumentation):
+    // a child node of its sections construct, whose sectT and sectC count it
+    // as OPARI2's shared-handle sections do.
+    void section_begin(const RegionRecord& section, Ticks now);
+    void section_end(const RegionRecord& section, Ticks now);
     // POMP2_USER_End_named: the innermost open user region with this name.
     void exit_named(std::string_view name, std::string_view file, int line, Ticks now);
 

@@ -230,6 +230,8 @@ class ProgramTest(unittest.TestCase):
         profile, _ = self.profile_in(outdir, threads=1)
         self.check_invariants(profile)
         [lock] = region_ids(profile, "LOCK")
+        [region] = [r for r in profile["regions"] if r["id"] == lock]
+        self.assertEqual((region["name"], region["file"], region["first_line"]), ("counter_lock", "prog.c", 181))
         visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])
         self.assertGreaterEqual(visits, 200)
         held = sum(m["body_count"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])
