@@ -229,11 +229,10 @@ void finalise() {
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
-        // Regions still open on any thread count up to now.  Events in
-        // flight when the gate closed take well under a microsecond.
+        // Regions still open on any thread count up to now, closed once the
+        // events in flight when the gate closed have ended.
         const core::Ticks end = g_measurement->now();
-        timespec settle{0, 1'000'000};
-        ::nanosleep(&settle, nullptr);
+        g_measurement->stop();
         g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "core/measurement.hpp"
 
 namespace ompp::core {
@@ -375,6 +377,13 @@ model::Profile Measurement::build_profile() const {
     for (const ThreadState* thread : threads) {
         profile.threads_info.push_back({thread->id(), thread->team_level(), thread->parent_thread()});
         for (const model::Warning& warning : thread->warnings()) warnings.add(warning);
+    }
+    for (const std::uint32_t thread : interrupted_threads()) {
+        model::Warning warning;
+        warning.text = fmt::format("thread {} was inside an event when the program ended (interrupted by the "
+                                   "signal?); its open regions are not closed and count up to its last event",
+                                   thread);
+        warnings.add(warning);
     }
     for (const std::string& problem : registry.problems()) {
         model::Warning warning;

@@ -252,13 +252,22 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
+[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
+    : in_flight_(thread.events_in_flight_) {
+    in_flight_.store(in_flight_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    thread.measurement_.order_event_start();
+    refused_ = thread.measurement_.stopped();
+}
+
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     push(*current_, kind, region, now);
 }
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
@@ -271,7 +280,8 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
 }
 
 void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
@@ -282,7 +292,8 @@ void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::end_body(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
@@ -308,11 +319,15 @@ Frame* enclosing_sections(std::vector<Frame>& frames) {
 }  // namespace
 
 void ThreadState::section_begin(const RegionRecord& section, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     if (Frame* sections = enclosing_sections(current_->frames)) sections->phase_mark = now;
     enter(section, now);
 }
 
 void ThreadState::section_end(const RegionRecord& section, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     exit(section, now);
     if (Frame* sections = enclosing_sections(current_->frames)) {
         sections->node->metrics.body.add(elapsed(sections->phase_mark, now));
@@ -322,6 +337,8 @@ void ThreadState::section_end(const RegionRecord& section, Ticks now) {
 }
 
 void ThreadState::exit_named(std::string_view name, std::string_view file, int line, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     const auto& frames = current_->frames;
     for (std::size_t i = frames.size(); i-- > 0;) {
         const RegionRecord* region = frames[i].node->region;
@@ -338,7 +355,8 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
 }
 
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
@@ -361,7 +379,8 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext& context = *current_;
     if (!context.frames.empty()) {
         Frame& top = context.frames.back();
@@ -391,7 +410,8 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
 }
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
@@ -413,7 +433,8 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
@@ -437,7 +458,8 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Node* node = push(*current_, NodeKind::Region, region, called).node;
     node->metrics.enter.add(elapsed(called, acquired));
     pop(*current_, acquired);
@@ -445,7 +467,8 @@ void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks 
 }
 
 void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
         if (it->region != &region) continue;
         it->node->metrics.body.add(elapsed(it->acquired, called));
@@ -490,7 +513,8 @@ void ThreadState::switch_to(TaskContext& target, Ticks now) {
 }
 
 void ThreadState::resume(TaskHandle task, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     if (current_->handle == task) [[likely]] return;
     if (implicit_->handle == task) {
         switch_to(*implicit_, now);
@@ -507,7 +531,8 @@ void ThreadState::resume(TaskHandle task, Ticks now) {
 }
 
 void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
     instance->region = &region;
@@ -528,7 +553,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
@@ -564,7 +590,6 @@ void ThreadState::retire(TaskContext* instance) {
 }
 
 void ThreadState::close_open_regions(Ticks now) {
-    (void)published_.load(std::memory_order_acquire);
     constexpr std::string_view kWhy = "still open at program end; closed then";
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.

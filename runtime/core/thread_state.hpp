@@ -155,6 +155,9 @@ public:
     // region.  Called by the finalising thread for every thread once events
     // are no longer recorded (see Measurement::close_open_regions).
     void close_open_regions(Ticks now);
+    // Finaliser, after Measurement::stop(): whether the thread's last event
+    // is over (its open regions may then be closed).
+    bool quiescent() const { return events_in_flight_.load(std::memory_order_acquire) == 0; }
 
     // Read side (any thread).
     const Node& root() const { return *root_; }
@@ -196,19 +199,29 @@ private:
     void warn(const RegionRecord* region, std::string text);
     void read_counters(CounterValues& values) { counters_->read(values); }
 
-    // Every event ends with one release store (no read-modify-write) that
-    // the finalising thread acquires before it closes this thread's open
-    // regions, so it sees everything the thread did up to its last event.
-    struct EventEnd {
-        std::atomic<bool>& published;
-        ~EventEnd() { published.store(true, std::memory_order_release); }
+    // Every event runs in a scope that the finalising thread waits for
+    // (Measurement::stop): entering counts the event in flight, then checks
+    // that measurement has not stopped (a stopped thread's regions are being
+    // closed by the finaliser); leaving is one release store, which the
+    // finaliser acquires, so it sees everything the thread did.  Single
+    // writer: plain load and store, no read-modify-write.
+    class EventScope {
+    public:
+        explicit EventScope(ThreadState& thread);
+        ~EventScope() { in_flight_.store(in_flight_.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+        EventScope(const EventScope&) = delete;
+        EventScope& operator=(const EventScope&) = delete;
+        bool refused() const { return refused_; }
+
+    private:
+        std::atomic<std::uint32_t>& in_flight_;
+        bool refused_;
     };
-    EventEnd event_end() { return {published_}; }
 
     Measurement& measurement_;
     const std::uint32_t id_;
     const std::uint32_t max_depth_;
-    std::atomic<bool> published_{false};
+    std::atomic<std::uint32_t> events_in_flight_{0};  // EventScopes open (nested: a section's enter)
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;
     ChildIndex children_;
