@@ -251,6 +251,15 @@ void finalise() {
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+            // Warnings are counted per thread and reason while measuring and
+            // told once, here; the report lists them.
+            if (!profile.warnings.empty()) {
+                std::uint64_t occurrences = 0;
+                for (const auto& warning : profile.warnings) occurrences += warning.occurrences;
+                std::fprintf(stderr, "ompp: %zu kind(s) of warning, %llu in all (unbalanced events, regions left "
+                             "open, ...); see \"ompp Warnings\" in the report\n",
+                             profile.warnings.size(), static_cast<unsigned long long>(occurrences));
+            }
         }
     } catch (const std::exception& error) {
         std::fprintf(stderr, "ompp: could not write the profile: %s\n", error.what());

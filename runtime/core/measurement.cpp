@@ -82,7 +82,7 @@ ForkRecord ForkTable::find(std::uint64_t key) const {
 Measurement::Measurement(Clock clock, std::uint32_t max_depth)
     : clock_(clock),
       start_(clock_.now()),
-      max_depth_(std::max<std::uint32_t>(max_depth, 1)),
+      max_depth_(std::clamp<std::uint32_t>(max_depth, 1, kMaxOpenFrames)),
       generation_(g_next_generation.fetch_add(1)),
       asymmetric_fence_(register_membarrier()) {}
 

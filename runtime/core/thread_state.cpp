@@ -158,6 +158,12 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 
 __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, NodeKind kind,
                                                           const RegionRecord& region, Ticks now, const Node* fork_origin) {
+    if (context.frames.size() >= kMaxOpenFrames) [[unlikely]] {
+        ++context.dropped_levels;
+        frames_dropped_.store(frames_dropped_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        overflow_frame_ = Frame(fold_point(context), now, context.suspended_total);
+        return overflow_frame_;
+    }
     Frame& frame = push_under(context, fold_point(context), kind, region, now, fork_origin);
     frame.folded = true;
     Node* node = frame.node;
@@ -267,7 +273,7 @@ void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
@@ -281,7 +287,7 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
 
 void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
@@ -293,7 +299,7 @@ void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
 
 void ThreadState::end_body(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
@@ -327,7 +333,7 @@ void ThreadState::section_begin(const RegionRecord& section, Ticks now) {
 
 void ThreadState::section_end(const RegionRecord& section, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     exit(section, now);
     if (Frame* sections = enclosing_sections(current_->frames)) {
         sections->node->metrics.body.add(elapsed(sections->phase_mark, now));
@@ -338,7 +344,7 @@ void ThreadState::section_end(const RegionRecord& section, Ticks now) {
 
 void ThreadState::exit_named(std::string_view name, std::string_view file, int line, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     const auto& frames = current_->frames;
     for (std::size_t i = frames.size(); i-- > 0;) {
         const RegionRecord* region = frames[i].node->region;
@@ -411,7 +417,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
@@ -434,7 +440,7 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
@@ -460,7 +466,9 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
 void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    Node* node = push(*current_, NodeKind::Region, region, called).node;
+    const Frame& frame = push(*current_, NodeKind::Region, region, called);
+    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return;
+    Node* node = frame.node;
     node->metrics.enter.add(elapsed(called, acquired));
     pop(*current_, acquired);
     held_locks_.push_back({&region, node, acquired});
@@ -622,8 +630,19 @@ void ThreadState::warn(const RegionRecord* region, std::string text) {
 }
 
 std::vector<model::Warning> ThreadState::warnings() const {
-    std::lock_guard lock(warnings_mutex_);
-    return warnings_;
+    std::vector<model::Warning> warnings;
+    {
+        std::lock_guard lock(warnings_mutex_);
+        warnings = warnings_;
+    }
+    if (const std::uint64_t dropped = frames_dropped_.load(std::memory_order_relaxed); dropped > 0) {
+        warnings.push_back({fmt::format("region entries more than {} regions deep on one thread were not recorded "
+                                        "(the bound of a thread's open regions; their time counts in the enclosing "
+                                        "regions)",
+                                        kMaxOpenFrames),
+                            std::nullopt, dropped});
+    }
+    return warnings;
 }
 
 }  // namespace ompp::core

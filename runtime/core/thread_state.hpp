@@ -78,6 +78,9 @@ struct TaskContext {
     bool suspended = false;
     CounterValues counters_suspended_total{};
     CounterValues counters_suspended_since{};
+    // Entries beyond kMaxOpenFrames not pushed (ThreadState::push_folded):
+    // the exits that match them are absorbed, newest first.
+    std::uint64_t dropped_levels = 0;
     TaskContext* next_free = nullptr;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
@@ -103,6 +106,11 @@ private:
     std::vector<Node*> slots_;  // a power of two, at most half full
     std::size_t size_ = 0;
 };
+
+// The bound of one task's frame stack (about 12 MB): deeper entries (a
+// recursion far past OMPP_MAX_DEPTH, where they fold anyway) are counted
+// and not recorded.  OMPP_MAX_DEPTH is capped at it.
+inline constexpr std::size_t kMaxOpenFrames = std::size_t{1} << 17;
 
 class ThreadState {
 public:
@@ -194,6 +202,14 @@ private:
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);
+    // An entry dropped at the frame bound: its exit, body phases and
+    // parallel end are absorbed (newest first), not matched against frames.
+    bool in_dropped_frame() const { return current_->dropped_levels > 0; }
+    bool absorb_dropped_exit() {
+        if (current_->dropped_levels == 0) [[likely]] return false;
+        --current_->dropped_levels;
+        return true;
+    }
     // A finished instance: its context is recycled.
     void retire(TaskContext* instance);
     void warn(const RegionRecord* region, std::string text);
@@ -238,6 +254,8 @@ private:
         Ticks acquired;
     };
     std::vector<HeldLock> held_locks_;
+    Frame overflow_frame_{nullptr, 0, 0};     // what push returns for a dropped entry
+    std::atomic<std::uint64_t> frames_dropped_{0};  // owner writes, readers report
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
     std::atomic<int> team_level_{0};
