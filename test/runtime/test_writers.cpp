@@ -114,6 +114,7 @@ TEST_CASE("text report names regions by file relative to the source root and by 
     p.regions[0].function = "Chunk::PdV_kernel";
     const std::string text = writers::to_text(p);
     CHECK_THAT(text, Catch::Contains("R00001 omp/PdV.cpp (10-20) in Chunk::PdV_kernel PARALLEL"));
+    CHECK_THAT(text, Catch::Contains("      2.00 (66.7%)         1  Chunk::PdV_kernel (omp/PdV.cpp)"));
     CHECK_THAT(text, !Catch::Contains("/home/u/build-tree/src/omp"));
     const auto json = writers::to_json(p);
     CHECK(json["source_root"] == "/home/u/build-tree/src/");
@@ -139,6 +140,7 @@ TEST_CASE("text report opens with a summary: regions by their own time, properti
     CHECK(parallel < critical);
     CHECK_THAT(summary, Catch::Contains("      0.50 (16.7%)            outside any region"));
     CHECK_THAT(summary, Catch::Contains("6.25%  CriticalSectionContention"));
+    CHECK_THAT(summary, Catch::Contains("      2.50 (83.3%)         2  (demo.c)"));
     CHECK_THAT(summary, Catch::Contains("synchronisation 0.25 (6.2%)"));
     CHECK_THAT(summary, Catch::Contains("Invariant check: clean"));
 }

@@ -45,6 +45,32 @@ std::map<std::uint32_t, RegionTime> time_by_region(const model::Profile& profile
     return times;
 }
 
+// A function's regions together: a kernel split into many small regions
+// (a halo exchange of 80 loops) is where the time goes even when none of
+// its regions is.  Regions without a function count under their file.
+struct FunctionTime {
+    double exclusive_s = 0;
+    std::size_t regions = 0;
+};
+
+std::vector<std::pair<std::string, FunctionTime>> time_by_function(const model::Profile& profile,
+                                                                   const std::map<std::uint32_t, RegionTime>& times) {
+    std::map<std::string, FunctionTime> functions;
+    for (const auto& [region, time] : times) {
+        const model::Region* r = find_region(profile, region);
+        if (r == nullptr) continue;
+        FunctionTime& f = functions[r->function ? fmt::format("{} ({})", *r->function,
+                                                              display_file(profile, r->directive.file))
+                                                : fmt::format("({})", display_file(profile, r->directive.file))];
+        f.exclusive_s += time.exclusive_s;
+        ++f.regions;
+    }
+    std::vector<std::pair<std::string, FunctionTime>> ranked(functions.begin(), functions.end());
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.second.exclusive_s > b.second.exclusive_s; });
+    return ranked;
+}
+
 }  // namespace
 
 void append_summary(std::string& out, const model::Profile& profile) {
@@ -86,6 +112,15 @@ void append_summary(std::string& out, const model::Profile& profile) {
     }
     fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  outside any region (serial code)\n", outside_s,
                    percent(outside_s, total_s), "");
+
+    const auto functions = time_by_function(profile, times);
+    fmt::format_to(it, "\nBy function (its regions together):\n{:>10} {:>7} {:>9}  {}\n", "seconds", "(%)", "regions",
+                   "function (file)");
+    for (std::size_t i = 0; i < functions.size() && i < kSummaryFunctions; ++i) {
+        const auto& [name, time] = functions[i];
+        fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  {}\n", time.exclusive_s, percent(time.exclusive_s, total_s),
+                       time.regions, name);
+    }
 
     fmt::format_to(it, "\nWhy: the strongest performance properties (severity: % of total thread time):\n");
     if (profile.properties.empty()) fmt::format_to(it, "  none holds\n");
