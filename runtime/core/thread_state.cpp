@@ -488,6 +488,11 @@ void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks 
     // Acquired while measurement was off: nothing to attribute.
 }
 
+TaskHandle ThreadState::current_task() {
+    const EventScope event(*this);
+    return event.refused() ? 0 : current_->handle;
+}
+
 TaskHandle ThreadState::new_task_handle() {
     // Unique per process without synchronisation: thread id in the high bits.
     return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);

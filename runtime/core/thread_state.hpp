@@ -152,7 +152,9 @@ public:
 
     // Tasks.  Scheduling points store current_task() in the instrumented
     // code's old-task variable on entry and pass it to resume() on exit.
-    TaskHandle current_task() const { return current_->handle; }
+    // An event of its own: the finaliser may be resetting the task contexts
+    // (after program end it is 0, and the resume it is passed to is refused).
+    TaskHandle current_task();
     TaskHandle new_task_handle();
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
