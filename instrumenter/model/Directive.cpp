@@ -35,6 +35,14 @@ PresumedLine UnitModel::presumed(unsigned PhysicalLine) const {
   return PresumedLines[PhysicalLine - 1];
 }
 
+std::string UnitModel::functionAt(unsigned Offset) const {
+  // Pre-order: of the bodies holding Offset, the last one is the innermost.
+  for (auto It = FunctionBodies.rbegin(); It != FunctionBodies.rend(); ++It)
+    if (It->first.contains(Offset))
+      return It->second;
+  return "";
+}
+
 Construct classify(OpenMPDirectiveKind K) {
   switch (K) {
   case OMPD_parallel: return Construct::Parallel;

@@ -144,6 +144,9 @@ struct UnitModel {
   std::vector<Span> TopLevelDecls;   // where the prologue may go
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
   std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
+  /// Function bodies in the main file with their qualified names
+  /// ("Chunk::advance"), in traversal order: an enclosing body comes first.
+  std::vector<std::pair<Span, std::string>> FunctionBodies;
 
   /// Where the innermost top-level declaration holding Offset begins: code
   /// inserted there is at file scope and sees every name that declaration
@@ -152,6 +155,9 @@ struct UnitModel {
   /// The line and file the compiler reports for a physical line of the main
   /// file (File empty: the main file itself).
   PresumedLine presumed(unsigned PhysicalLine) const;
+  /// The innermost function whose body holds Offset (a lambda's body counts
+  /// as its enclosing function's); empty at file scope.
+  std::string functionAt(unsigned Offset) const;
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).

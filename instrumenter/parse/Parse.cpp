@@ -203,6 +203,19 @@ public:
     return true;
   }
 
+  /// Function bodies name the regions inside them (UnitModel::functionAt).
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    const Stmt *Body = F->doesThisDeclarationHaveABody() ? F->getBody() : nullptr;
+    const auto *Method = dyn_cast<CXXMethodDecl>(F);
+    if (!Body || (Method && Method->getParent()->isLambda()))
+      return true;
+    auto B = mainFileOffset(SM, SM.getExpansionLoc(Body->getBeginLoc()));
+    auto E = mainFileOffset(SM, SM.getExpansionLoc(Body->getEndLoc()));
+    if (B && E)
+      Out.FunctionBodies.push_back({Span{*B, *E + 1}, functionName(*F)});
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
       if (const IdentifierInfo *Name = F->getIdentifier()) // operators have none
@@ -225,6 +238,15 @@ public:
   bool VisitCXXThrowExpr(CXXThrowExpr *E) { return earlyExit(E->getBeginLoc()); }
 
 private:
+  std::string functionName(const FunctionDecl &F) const {
+    PrintingPolicy Policy(Ctx.getLangOpts());
+    Policy.SuppressUnwrittenScope = true; // no "(anonymous namespace)::"
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    F.printQualifiedName(OS, Policy);
+    return OS.str();
+  }
+
   bool earlyExit(SourceLocation L) {
     if (auto O = mainFileOffset(SM, SM.getExpansionLoc(L)))
       Out.EarlyExits.push_back(*O);

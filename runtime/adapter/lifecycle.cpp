@@ -254,11 +254,10 @@ void finalise() {
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
-        // Regions still open on any thread count up to now.  Events in
-        // flight when the gate closed take well under a microsecond.
+        // Regions still open on any thread count up to now, closed once the
+        // events in flight when the gate closed have ended.
         const core::Ticks end = g_measurement->now();
-        timespec settle{0, 1'000'000};
-        ::nanosleep(&settle, nullptr);
+        g_measurement->stop();
         g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);
@@ -279,6 +278,15 @@ void finalise() {
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+            // Warnings are counted per thread and reason while measuring and
+            // told once, here; the report lists them.
+            if (!profile.warnings.empty()) {
+                std::uint64_t occurrences = 0;
+                for (const auto& warning : profile.warnings) occurrences += warning.occurrences;
+                std::fprintf(stderr, "ompp: %zu kind(s) of warning, %llu in all (unbalanced events, regions left "
+                             "open, ...); see \"ompp Warnings\" in the report\n",
+                             profile.warnings.size(), static_cast<unsigned long long>(occurrences));
+            }
         }
     } catch (const std::exception& error) {
         std::fprintf(stderr, "ompp: could not write the profile: %s\n", error.what());

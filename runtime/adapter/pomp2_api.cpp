@@ -257,14 +257,16 @@ OMPP_API void POMP2_Sections_exit(POMP2_Region_handle* h) { exit(h, K::Sections)
 // native mode may give a section its own handle (its own node).
 OMPP_API void POMP2_Section_begin(POMP2_Region_handle* h, const char ctc[]) {
     if (region_of(h, ctc, K::Section).info.kind == K::Section) {
-        enter(h, ctc, K::Section);
+        on_region(h, ctc, K::Section,
+                  [](ThreadState& t, const RegionRecord& r, auto now) { t.section_begin(r, now); });
     } else {
         begin_body(h, K::Sections);
     }
 }
 OMPP_API void POMP2_Section_end(POMP2_Region_handle* h) {
     if (region_of(h, nullptr, K::Section).info.kind == K::Section) {
-        exit(h, K::Section);
+        on_region(h, nullptr, K::Section,
+                  [](ThreadState& t, const RegionRecord& r, auto now) { t.section_end(r, now); });
     } else {
         end_body(h, K::Sections);
     }

@@ -1,11 +1,29 @@
 #include "core/measurement.hpp"
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace ompp::core {
 namespace {
 
 std::atomic<std::uint64_t> g_next_generation{1};
+
+// How long stop() waits for a thread's event in flight to end.
+constexpr std::chrono::milliseconds kEventDrainLimit{200};
+
+// Expedited membarrier lets stop() fence every running thread at once, so
+// that events need only a compiler barrier; false where the kernel (or a
+// sandbox) lacks it.
+bool register_membarrier() {
+    const long commands = ::syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    return commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+           ::syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
 
 std::uint64_t mix(std::uint64_t key) {
     // splitmix64 finaliser: spreads ancestor tuples over the table.
@@ -91,8 +109,9 @@ ForkRecord ForkTable::find(std::uint64_t key) const {
 Measurement::Measurement(Clock clock, std::uint32_t max_depth)
     : clock_(clock),
       start_(clock_.now()),
-      max_depth_(std::max<std::uint32_t>(max_depth, 1)),
-      generation_(g_next_generation.fetch_add(1)) {}
+      max_depth_(std::clamp<std::uint32_t>(max_depth, 1, kMaxOpenFrames)),
+      generation_(g_next_generation.fetch_add(1)),
+      asymmetric_fence_(register_membarrier()) {}
 
 Measurement::~Measurement() = default;
 
@@ -138,10 +157,31 @@ void Measurement::note_team_size(std::uint32_t size) {
     }
 }
 
+void Measurement::stop() {
+    stopped_.store(true, std::memory_order_relaxed);
+    // Pairs with order_event_start(): every thread either shows its event in
+    // flight now or sees stopped() in that event.
+    if (!asymmetric_fence_ || ::syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+    std::lock_guard lock(threads_mutex_);
+    // An event takes well under a microsecond; a thread that stays inside
+    // one was interrupted there (the signal being handled).
+    const auto deadline = std::chrono::steady_clock::now() + kEventDrainLimit;
+    interrupted_threads_.clear();
+    for (const auto& thread : threads_) {
+        while (!thread->quiescent() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+        if (!thread->quiescent()) interrupted_threads_.push_back(thread->id());
+    }
+}
+
 void Measurement::close_open_regions(Ticks now) {
     std::lock_guard lock(threads_mutex_);
     std::lock_guard parking(parked_->mutex);  // no thread parks its state meanwhile
-    for (const auto& thread : threads_) thread->close_open_regions(now);
+    for (const auto& thread : threads_) {
+        if (std::find(interrupted_threads_.begin(), interrupted_threads_.end(), thread->id()) ==
+            interrupted_threads_.end())
+            thread->close_open_regions(now);
+    }
 }
 
 void Measurement::for_each_thread(const std::function<void(const ThreadState&)>& visit) const {

@@ -115,9 +115,29 @@ public:
     void note_team_size(std::uint32_t size);
     std::uint32_t max_team_size() const { return max_team_size_.load(std::memory_order_relaxed); }
 
-    // Program end, after events stopped being recorded: closes every
-    // thread's open regions at `now` (ThreadState::close_open_regions).
+    // Program end.  stop(): from now on every event is refused, and events
+    // in flight are waited for (each thread's EventScope; bounded, never a
+    // sleep); close_open_regions(): then closes every thread's open regions
+    // at `now` (ThreadState::close_open_regions).  A thread still inside an
+    // event after the bound (interrupted there by the signal being handled)
+    // keeps its regions open, and the profile says so in a warning.
+    void stop();
     void close_open_regions(Ticks now);
+    bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+    std::vector<std::uint32_t> interrupted_threads() const {
+        std::lock_guard lock(threads_mutex_);
+        return interrupted_threads_;
+    }
+    // Start of every event, between counting it in flight and reading
+    // stopped(): with membarrier, stop() does the fencing for both sides and
+    // this is only a compiler barrier; without it, a full fence.
+    void order_event_start() const {
+        if (asymmetric_fence_) [[likely]] {
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+        } else {
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+        }
+    }
 
     // Read-only traversal of every thread's tree, safe while threads measure.
     void for_each_thread(const std::function<void(const ThreadState&)>& visit) const;
@@ -136,6 +156,9 @@ private:
     Ticks start_;
     const std::uint32_t max_depth_;
     const std::uint64_t generation_;
+    const bool asymmetric_fence_;  // membarrier(PRIVATE_EXPEDITED) registered
+    alignas(64) std::atomic<bool> stopped_{false};
+    std::vector<std::uint32_t> interrupted_threads_;  // still in an event at stop(); guarded by threads_mutex_
     ForkTable forks_;
     std::atomic<std::uint32_t> max_team_size_{1};
     mutable std::mutex threads_mutex_;

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <thread>
 #include <tuple>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
@@ -450,4 +454,81 @@ TEST_CASE("a worker thread that ends inside a region keeps its state; unknown po
     std::size_t threads = 0;
     m.for_each_thread([&](const core::ThreadState&) { ++threads; });
     CHECK(threads == 3);
+}
+
+// Program end (Measurement::stop) while other threads still measure.
+TEST_CASE("after stop, a thread's later events are refused and its open regions closed once", "[core][end]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& work = region("userRegion", 40, "userRegionName=work*");
+    std::atomic<int> step{0};
+    std::thread worker([&] {
+        core::ThreadState& t = m.this_thread();
+        t.enter(work, 100);
+        step = 1;
+        while (step != 2) std::this_thread::yield();
+        t.exit(work, 900);  // after the end: refused, no unbalanced-end warning
+        t.enter(work, 950);
+        step = 3;
+    });
+    while (step != 1) std::this_thread::yield();
+    m.stop();
+    m.close_open_regions(500);
+    step = 2;
+    while (step != 3) std::this_thread::yield();
+    worker.join();
+    clock.at(1000);
+    const model::Profile p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, work.info.id);
+    REQUIRE(node != nullptr);
+    REQUIRE(node->threads.size() == 1);
+    CHECK(node->threads[0].visits == 1);
+    CHECK(node->threads[0].inclusive_s == Approx(400 * kNs));
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("still open at program end"));
+}
+
+namespace {
+// Blocks the first read after `armed` until released: a thread inside an event.
+struct StallingReader : core::CounterReader {
+    std::atomic<bool>& armed;
+    std::atomic<bool>& inside;
+    std::atomic<bool>& release;
+    StallingReader(std::atomic<bool>& a, std::atomic<bool>& i, std::atomic<bool>& r) : armed(a), inside(i), release(r) {}
+    void read(core::CounterValues& values) override {
+        values.fill(0);
+        if (!armed) return;
+        inside = true;
+        while (!release) std::this_thread::yield();
+    }
+};
+}  // namespace
+
+TEST_CASE("stop waits a bounded time for an event in flight and names the thread it left", "[core][end]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    std::atomic<bool> armed{false}, inside{false}, release{false};
+    m.set_counter_reader_factory([&] { return std::make_unique<StallingReader>(armed, inside, release); });
+    const auto& outer = region("userRegion", 50, "userRegionName=stalled-outer*");
+    const auto& inner = region("userRegion", 51, "userRegionName=stalled-inner*");
+    std::uint32_t stalled_id = 0;
+    std::thread worker([&] {
+        core::ThreadState& t = m.this_thread();
+        stalled_id = t.id();
+        t.enter(outer, 100);
+        armed = true;
+        t.enter(inner, 200);  // stalls inside the event
+    });
+    while (!inside) std::this_thread::yield();
+    const auto started = std::chrono::steady_clock::now();
+    m.stop();
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+    m.close_open_regions(500);  // leaves the stalled thread alone
+    release = true;
+    worker.join();
+    const model::Profile p = m.build_profile();
+    const auto named = std::count_if(p.warnings.begin(), p.warnings.end(), [&](const model::Warning& w) {
+        return w.text.find(fmt::format("thread {} was inside an event", stalled_id)) != std::string::npos;
+    });
+    CHECK(named == 1);
 }
