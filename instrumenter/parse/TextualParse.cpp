@@ -312,6 +312,7 @@ private:
       } else if (T.is(tok::l_brace)) {
         size_t Close = Match[J];
         if (Container) {
+          ScopeGuard InScope(Scopes, namespaceName(I, J));
           declarations(J + 1, Close, /*TopLevel=*/false);
           return Close + 1;
         }
@@ -320,11 +321,13 @@ private:
                             (Before.is(tok::r_paren) ||
                              (CtorInit ? Before.is(tok::r_brace) : Before.is(tok::raw_identifier)));
         if (FunctionBody) {
-          functionBody(J);
+          functionBody(J, declaratorName(I, J));
           return Close + 1;
         }
-        if (ClassKey && !Enum && !Assigns && !SawParen)
+        if (ClassKey && !Enum && !Assigns && !SawParen) {
+          ScopeGuard InScope(Scopes, className(I, J));
           declarations(J + 1, Close, /*TopLevel=*/false); // member function bodies
+        }
         J = Close;
       }
     }
@@ -351,15 +354,108 @@ private:
                     (Toks[Before].is(tok::r_paren) && Match[Before] > 0 &&
                      Toks[Match[Before] - 1].is(tok::r_square));
       if (Lambda) {
-        functionBody(J);
+        functionBody(J, std::nullopt); // named after the function around it, as Clang does
         J = Match[J];
       }
     }
   }
 
-  void functionBody(size_t Open) {
+  /// Name: the function's qualified name (UnitModel::functionAt); none for a
+  /// lambda, whose regions Clang's front end names after the function around it.
+  void functionBody(size_t Open, std::optional<std::string> Name) {
     FunctionBodies.push_back(spanOf(Open, Match[Open]));
+    if (Name) {
+      std::string Qualified;
+      for (const std::string &Scope : Scopes)
+        if (!Scope.empty())
+          Qualified += Scope + "::";
+      Out.FunctionBodies.push_back({FunctionBodies.back(), Qualified + *Name});
+    }
     compound(Open);
+  }
+
+  //===--- names, as Clang's printQualifiedName spells them ------------------===//
+
+  /// The enclosing namespaces and classes of the declarations being read
+  /// ("" for an anonymous namespace or a linkage block, which Clang leaves out).
+  std::vector<std::string> Scopes;
+  struct ScopeGuard {
+    std::vector<std::string> &Scopes;
+    ScopeGuard(std::vector<std::string> &Scopes, std::string Name) : Scopes(Scopes) {
+      Scopes.push_back(std::move(Name));
+    }
+    ~ScopeGuard() { Scopes.pop_back(); }
+  };
+
+  /// `a::b` from the tokens [From, To) that spell a (qualified) name.
+  std::string spelled(size_t From, size_t To) const {
+    std::string Name;
+    for (size_t K = From; K < To; ++K)
+      Name += Toks[K].Text.str();
+    return Name;
+  }
+
+  /// `namespace a::b {`; "" for `namespace {`, `inline namespace v1 {` and
+  /// `extern "C" {`, which Clang's names leave out.
+  std::string namespaceName(size_t I, size_t Brace) const {
+    return Toks[I].word("namespace") && I + 1 < Brace ? spelled(I + 1, Brace) : "";
+  }
+
+  /// `struct [[attr]] S final : Base {` names S.
+  std::string className(size_t I, size_t Brace) const {
+    for (size_t K = I; K < Brace; ++K) {
+      if (!(Toks[K].word("struct") || Toks[K].word("class") || Toks[K].word("union")))
+        continue;
+      for (size_t N = K + 1; N < Brace; ++N) {
+        if (Toks[N].opens()) {
+          N = Match[N]; // [[...]], alignas(...), __attribute__((...))
+        } else if (Toks[N].is(tok::raw_identifier) && !Toks[N].word("alignas") &&
+                   !Toks[N].word("__attribute__") && !Toks[N].word("__declspec")) {
+          return Toks[N].Text.str();
+        } else {
+          return "";
+        }
+      }
+    }
+    return "";
+  }
+
+  /// The declarator name of the function definition whose body opens at
+  /// Brace: the (qualified) name before the first parameter list, e.g.
+  /// `Chunk::advance`, `~Chunk`, `operator==`.
+  std::string declaratorName(size_t I, size_t Brace) const {
+    static constexpr llvm::StringLiteral NotNames[] = {
+        "__attribute__", "alignas", "decltype", "__declspec", "typeof", "__typeof__", "sizeof",
+        "alignof", "noexcept", "throw", "requires", "__asm__", "asm"};
+    for (size_t K = I; K < Brace; ++K) {
+      if (Toks[K].word("operator")) {
+        size_t Params = K + 1;
+        if (isAt(Params, tok::l_paren)) // operator()
+          Params = Match[Params] + 1;
+        while (Params < Brace && !Toks[Params].is(tok::l_paren))
+          ++Params;
+        return qualifiers(K) + spelled(K, Params);
+      }
+      if (!Toks[K].is(tok::l_paren))
+        continue;
+      if (K > I && Toks[K - 1].is(tok::raw_identifier) &&
+          !llvm::is_contained(NotNames, Toks[K - 1].Text)) {
+        size_t Name = K - 1;
+        if (Name > I && Toks[Name - 1].is(tok::tilde))
+          --Name;
+        return qualifiers(Name) + spelled(Name, K);
+      }
+      K = Match[K];
+    }
+    return "";
+  }
+
+  /// The `A::B::` written before the name at token Name.
+  std::string qualifiers(size_t Name) const {
+    size_t First = Name;
+    while (First >= 2 && Toks[First - 1].is(tok::coloncolon) && Toks[First - 2].is(tok::raw_identifier))
+      First -= 2;
+    return spelled(First, Name);
   }
 
   //===--- statements -------------------------------------------------------===//
@@ -480,7 +576,7 @@ private:
         Assigns = true;
       if (T.is(tok::l_brace) && !Assigns && J > I && Toks[J - 1].is(tok::r_paren) &&
           Toks[I].is(tok::raw_identifier)) {
-        functionBody(J);
+        functionBody(J, declaratorName(I, J));
         return Match[J] + 1;
       }
       if (T.opens())
