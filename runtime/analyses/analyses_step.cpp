@@ -11,6 +11,7 @@
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/overheads/overheads_report.hpp"
 #include "analyses/properties/properties.hpp"
+#include "analyses/summary/summary.hpp"
 #include "counters/counters.hpp"
 #include "snapshots/snapshots.hpp"
 
@@ -104,6 +105,8 @@ void run_analyses(model::Profile& profile, const config::Config&) {
     // An on-demand dump reads trees the threads are still writing.
     if (profile.final_report) profile.invariant_violations = check_invariants(profile);
 }
+
+void append_summary_section(std::string& out, const model::Profile& profile) { append_summary(out, profile); }
 
 void append_text_sections(std::string& out, const model::Profile& profile) {
     append_overhead_report(out, profile);

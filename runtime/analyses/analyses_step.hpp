@@ -28,6 +28,9 @@ void on_user_snapshot(core::Measurement& measurement, std::string_view label);
 // results (overheads, properties, snapshots, counter names), added here.
 void run_analyses(model::Profile& profile, const config::Config& config);
 
+// The report's first section: where the time goes and why (summary/).
+void append_summary_section(std::string& out, const model::Profile& profile);
+
 // Appends the analyses' sections to the text report (after the runtime's).
 void append_text_sections(std::string& out, const model::Profile& profile);
 

@@ -23,9 +23,13 @@ std::string region_number(std::uint32_t region);
 // "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or
 // "R00004" when the region is unknown.
 std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region);
-// "LOOP imbalance.cpp (19-23)" (ompP's property context).
-std::string region_context(const model::Region& region);
-std::string source_range(const model::Region& region);  // "imbalance.cpp (19-23)"
+// "LOOP imbalance.cpp (19-23) in main" (ompP's property context).
+std::string region_context(const model::Profile& profile, const model::Region& region);
+// "imbalance.cpp (19-23) in main": the file relative to the profile's
+// source_root, " in <function>" when the instrumenter named one.
+std::string source_range(const model::Profile& profile, const model::Region& region);
+// A region file as the text report names it: relative to source_root.
+std::string_view display_file(const model::Profile& profile, const std::string& file);
 
 const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region);
 

@@ -111,6 +111,7 @@ public:
     }
 
     std::string render() {
+        analyses::append_summary_section(out_, profile_);
         general_information();
         region_overview();
         callgraph();
@@ -137,8 +138,8 @@ private:
 
     // The same "file (first-last)" the analyses' sections print, so a region
     // reads alike in every section of the report.
-    static std::string location(const model::Region& r) {
-        std::string text = analyses::source_range(r);
+    std::string location(const model::Region& r) const {
+        std::string text = analyses::source_range(profile_, r);
         if (r.name) text = fmt::format("{} '{}'", text, *r.name);
         return text;
     }

@@ -78,6 +78,8 @@ class Profile:
     # libompp's own check of the profile (docs/analyses.md "Invariants"):
     # empty unless libompp has a bug.
     invariant_violations: list[str] = field(default_factory=list)
+    # Names of the counters (OMPP_CTRn) in the order of the counter lists.
+    counters: list[str] = field(default_factory=list)
 
     @property
     def roots(self) -> list[Node]:

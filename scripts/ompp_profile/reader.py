@@ -92,4 +92,5 @@ def read_profile(source: Union[str, Path, dict]) -> Profile:
         properties=data.get("properties", []),
         snapshots=data.get("snapshots", []),
         invariant_violations=data.get("invariant_violations", []),
+        counters=[c.get("name", f"counter {i}") for i, c in enumerate(data.get("counters", []))],
     )

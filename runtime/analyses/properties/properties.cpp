@@ -245,7 +245,7 @@ std::string property_text(const model::Profile& profile, const PropertyKind& kin
                           std::optional<std::uint32_t> region, double severity_pct) {
     const auto* r = find_region(profile, region);
     return fmt::format("{} {}: {:.1f}% of total thread time", kind.phrase,
-                       r ? source_range(*r) : std::string("(unknown region)"), severity_pct);
+                       r ? source_range(profile, *r) : std::string("(unknown region)"), severity_pct);
 }
 
 }  // namespace
@@ -278,7 +278,7 @@ void append_properties_report(std::string& out, const model::Profile& profile) {
     for (const auto& property : profile.properties) {
         const auto* r = find_region(profile, property.region);
         fmt::format_to(it, "Property P{:05} '{}' holds for\n     '{}', with a severity (in percent) of {:.4f}\n",
-                       ++number, property.name, r ? region_context(*r) : std::string("(program)"),
+                       ++number, property.name, r ? region_context(profile, *r) : std::string("(program)"),
                        property.severity_pct);
     }
     out += '\n';

@@ -28,3 +28,4 @@ int main(void) {
 // T1: Parallel_fork parallel@15; Parallel_begin parallel@15; For_enter for@17; For_exit for@17;
 // T1: Parallel_end parallel; Parallel_join parallel
 // JOIN-BARRIER: for@17
+// TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end
