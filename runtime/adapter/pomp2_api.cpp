@@ -84,15 +84,18 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 }
 
 // A task construct's task run inside its creation needs no clock
-// (ThreadState::begin_included_task); a taskloop's tasks always run apart
+// (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
 void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (fallback == K::Task && thread.begin_included_task(region, task)) return;
-    thread.task_begin(region, task, m->now());
+    if (fallback == K::Task) {
+        thread.construct_task_begin(region, task);
+    } else {
+        thread.task_begin(region, task, m->now());
+    }
 }
 
 void task_end(POMP2_Region_handle* handle, K fallback) {
@@ -100,8 +103,11 @@ void task_end(POMP2_Region_handle* handle, K fallback) {
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (fallback == K::Task && thread.end_included_task(region)) return;
-    thread.task_end(region, m->now());
+    if (fallback == K::Task) {
+        thread.construct_task_end(region);
+    } else {
+        thread.task_end(region, m->now());
+    }
 }
 
 void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,

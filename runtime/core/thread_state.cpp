@@ -200,7 +200,7 @@ __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, 
 }
 
 namespace {
-void record(NodeMetrics& metrics, Ticks measured, bool outermost) {
+[[gnu::always_inline]] inline void record(NodeMetrics& metrics, Ticks measured, bool outermost) {
     if (outermost) [[likely]] {
         metrics.record_visit(measured);
     } else {
@@ -653,11 +653,7 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }
 }  // namespace
 
-// After program end an included task's events are refused here (true: the
-// caller records nothing either).
 bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
-    const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return true;
     if (task != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
     Node* creation = current_->frames.back().node;
     creation->metrics.body_count.add(1);
@@ -666,16 +662,38 @@ bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle tas
 }
 
 bool ThreadState::end_included_task(const RegionRecord& region) {
-    const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return true;
     if (current_->included_open == 0 || !inside_creation(*current_, region)) return false;
     if (--current_->included_open == 0) current_->included_fold = nullptr;
     return true;
 }
 
+// One event scope per event: the included-task check reads the task context,
+// which the finaliser may be resetting after program end.
+void ThreadState::construct_task_begin(const RegionRecord& region, TaskHandle task) {
+    const EventScope event(*this);
+    if (event.refused() || begin_included_task(region, task)) return;
+    start_task(region, task, measurement_.now());
+}
+
+void ThreadState::construct_task_end(const RegionRecord& region) {
+    const EventScope event(*this);
+    if (event.refused() || end_included_task(region)) return;
+    finish_task(region, measurement_.now());
+}
+
 void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
+    start_task(region, task, now);
+}
+
+void ThreadState::task_end(const RegionRecord& region, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    finish_task(region, now);
+}
+
+[[gnu::always_inline]] inline void ThreadState::start_task(const RegionRecord& region, TaskHandle task, Ticks now) {
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
     instance->region = &region;
@@ -697,9 +715,7 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     if (counters_ != nullptr) [[unlikely]] read_counters(instance->counter_marks.emplace_back().at_enter);
 }
 
-void ThreadState::task_end(const RegionRecord& region, Ticks now) {
-    const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+[[gnu::always_inline]] inline void ThreadState::finish_task(const RegionRecord& region, Ticks now) {
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));

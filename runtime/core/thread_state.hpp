@@ -166,15 +166,14 @@ public:
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
-    // A task that runs inside its own creation (undeferred `if(0)`, included
-    // `final`, or run at once by the OpenMP runtime) costs about a call in
-    // the plain program: it is counted on its creation node (body_count:
-    // included instances) and its time is the creation's, with no task
-    // context and no clock read.  begin: false if `task` is not the task
-    // this thread created last inside its still open creation; end: false
-    // if the innermost such task is not one of `region`.
-    bool begin_included_task(const RegionRecord& region, TaskHandle task);
-    bool end_included_task(const RegionRecord& region);
+    // The task of a task construct.  One that runs inside its own creation
+    // (undeferred `if(0)`, included `final`, or run at once by the OpenMP
+    // runtime) costs about a call in the plain program: it is counted on its
+    // creation node (body_count: included instances) and its time is the
+    // creation's, with no task context and no clock read.  Any other is
+    // task_begin/task_end at the clock's time.
+    void construct_task_begin(const RegionRecord& region, TaskHandle task);
+    void construct_task_end(const RegionRecord& region);
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -201,6 +200,14 @@ public:
     }
 
 private:
+    // task_begin/task_end inside an event scope opened by the caller.
+    void start_task(const RegionRecord& region, TaskHandle task, Ticks now);
+    void finish_task(const RegionRecord& region, Ticks now);
+    // Included tasks (construct_task_begin): begin is false if `task` is not
+    // the task this thread created last inside its still open creation; end
+    // is false if the innermost such task is not one of `region`.
+    bool begin_included_task(const RegionRecord& region, TaskHandle task);
+    bool end_included_task(const RegionRecord& region);
     // Unique per process without synchronisation: thread id in the high bits.
     TaskHandle make_task_handle(std::uint64_t count) const {
         return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | count);
