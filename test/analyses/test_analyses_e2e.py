@@ -19,8 +19,9 @@ PROGRAMS = None
 OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
 
 
-def run_profiled(program, args=(), env=None, threads=2, outdir=None):
-    """Runs a test program in OMPP_OUTDIR (fresh unless given); returns (json, text, stderr)."""
+def run_profiled(program, args=(), env=None, threads=2, outdir=None, cpus=None):
+    """Runs a test program in OMPP_OUTDIR (fresh unless given), on the given CPUs
+    (default: any); returns (json, text, stderr)."""
     outdir = outdir or tempfile.mkdtemp(prefix="ompp-analyses-")
     full_env = dict(os.environ)
     for key in list(full_env):
@@ -28,8 +29,9 @@ def run_profiled(program, args=(), env=None, threads=2, outdir=None):
             del full_env[key]
     full_env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": str(threads), "OMPP_QUIET": "1"})
     full_env.update(env or {})
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     proc = subprocess.run([os.path.join(PROGRAMS, program), *args], env=full_env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, preexec_fn=pin)
     if proc.returncode != 0:
         raise AssertionError(f"{program} exited {proc.returncode}: {proc.stderr}")
     profiles = glob.glob(os.path.join(outdir, "*.ompp.json"))
@@ -176,6 +178,35 @@ class ImbalanceAndContention(unittest.TestCase):
         self.assertRegex(self.report, r"Property P00001 'ImbalanceInParallelLoop' holds for\n"
                                       r"     'LOOP imbalance_critical.c \(33-40\)'")
         self.assertIn("'CriticalSectionContention' holds for", self.report)
+
+
+class Oversubscription(unittest.TestCase):
+    """Threads that wait for a CPU are preempted, not imbalanced (issue 9, item 4)."""
+
+    def properties(self, profile):
+        return {q["name"]: q for q in profile["properties"]}
+
+    def test_four_threads_on_one_cpu_are_preempted_not_imbalanced(self):
+        one_cpu = {min(os.sched_getaffinity(0))}
+        profile, report, _ = run_profiled("oversubscription", threads=4, cpus=one_cpu)
+        parallel = region_id(profile, "PARALLEL")
+        (node,) = nodes_of(profile, parallel)
+        self.assertEqual(len(node["threads"]), 4)
+        for t in node["threads"]:
+            self.assertGreater(t["cpu_samples"], 0, t)
+            self.assertLess(t["cpu_s"], 0.8 * t["cpu_sampled_s"], t)  # a quarter of a CPU each
+            self.assertGreater(t["run_delay_s"], 0.2 * t["cpu_sampled_s"], t)
+        found = self.properties(profile)
+        self.assertIn("ThreadsPreemptedInParallelRegion", found, profile["properties"])
+        self.assertEqual(found["ThreadsPreemptedInParallelRegion"]["region"], parallel)
+        self.assertEqual([name for name in found if name.startswith("Imbalance")], [], profile["properties"])
+        self.assertIn("'ThreadsPreemptedInParallelRegion' holds for", report)
+
+    def test_an_imbalanced_loop_is_still_imbalanced(self):
+        profile, _, _ = run_profiled("oversubscription", ["imbalanced"], threads=2)
+        found = self.properties(profile)
+        self.assertIn("ImbalanceInParallelLoop", found, profile["properties"])
+        self.assertEqual(found["ImbalanceInParallelLoop"]["region"], region_id(profile, "LOOP"))
 
 
 class Snapshots(unittest.TestCase):
