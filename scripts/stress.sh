@@ -28,7 +28,7 @@ measure() {
 outcome() {
     local written=no leftovers=no json
     json=$(find "$tmp/out" -name '*.ompp.json' | head -1)
-    [ -n "$json" ] && [ -f "${json%.json}.txt" ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$json" \
+    [ -n "$json" ] && [ -f "${json%.json}.txt" ] && python3 -c "import sys; sys.path.insert(0, sys.argv[1]); from ompp_profile import read_json; read_json(sys.argv[2])" "$source_dir/scripts" "$json" \
         2>/dev/null && written=yes
     [ -n "$(find "$tmp/out" -name '.ompp-*' -o -name '*.txt' ! -name '*.ompp.txt')" ] && leftovers=yes
     if [ "$written" = no ] && [ -n "$(find "$tmp/out" -name '*.ompp.*')" ]; then leftovers=yes; fi

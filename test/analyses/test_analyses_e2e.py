@@ -7,13 +7,16 @@ designed into the program by sleeps or spins).
 Usage: test_analyses_e2e.py <directory holding the test programs> [unittest args]
 """
 import glob
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from ompp_profile import read_json  # noqa: E402  (the one reader of profiles)
 
 PROGRAMS = None
 OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
@@ -38,8 +41,7 @@ def run_profiled(program, args=(), env=None, threads=2, outdir=None, cpus=None):
     reports = glob.glob(os.path.join(outdir, "*.ompp.txt"))
     if len(profiles) != 1 or len(reports) != 1:
         raise AssertionError(f"expected one profile and one report in {outdir}, found {os.listdir(outdir)}")
-    with open(profiles[0]) as f:
-        profile = json.load(f)
+    profile = read_json(profiles[0])
     with open(reports[0]) as f:
         report = f.read()
     return profile, report, proc.stderr
