@@ -243,12 +243,15 @@ void finalise() {
         request.threads = profile.threads;
         request.report_file = config.text("OMPP_REPORTFILE");
         std::vector<std::string> messages;
-        std::vector<writers::SideFile> side_files;
-        if (config.flag("OMPP_CONTROLFLOW_DOT")) side_files.push_back({".cfg.dot", analyses::control_flow_dot(profile)});
+        // One control-flow renderer: ompp-view draws the graph from the JSON.
+        if (config.flag("OMPP_CONTROLFLOW_DOT")) {
+            messages.push_back("ompp: OMPP_CONTROLFLOW_DOT: libompp writes no .cfg.dot any more; "
+                               "'ompp-view cfg <profile>.ompp.json -o cfg.dot' draws the graph from the JSON profile");
+        }
         const auto paths = writers::write_reports(request, writers::to_text(profile),
                                                   writers::to_json(profile).dump(1, ' ', false,
                                                                                  nlohmann::json::error_handler_t::replace),
-                                                  messages, side_files);
+                                                  messages);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());

@@ -129,30 +129,4 @@ void append_control_flow_report(std::string& out, const model::Profile& profile)
     }
 }
 
-std::string control_flow_dot(const model::Profile& profile) {
-    ProfileIndex index(profile);
-    std::string out;
-    auto it = std::back_inserter(out);
-    fmt::format_to(it, "digraph \"{}\" {{\n  node [shape=box, style=rounded];\n", profile.application);
-    for (const auto& node : profile.nodes) {
-        double exclusive = sum_over_threads(node, &model::ThreadMetrics::exclusive_s);
-        // dot strings only need quotes and backslashes escaped.
-        std::string escaped;
-        for (char c : node_label(profile, index, node)) {
-            if (c == '"' || c == '\\') escaped += '\\';
-            escaped += c;
-        }
-        fmt::format_to(it, "  n{} [label=\"{}\\nexcl. {:.3f} s\"];\n", node.id, escaped, exclusive);
-    }
-    for (const auto& node : profile.nodes) {
-        for (const auto& [from_id, counts] : edges_into(node)) {
-            bool from_parent = node.parent && *node.parent == from_id;
-            fmt::format_to(it, "  n{} -> n{} [label=\"{}\"{}];\n", from_id, node.id, group_threads(counts),
-                           from_parent ? ", style=dotted" : "");
-        }
-    }
-    out += "}\n";
-    return out;
-}
-
 }  // namespace ompp::analyses
