@@ -248,7 +248,7 @@ void finalise() {
             messages.push_back("ompp: OMPP_CONTROLFLOW_DOT: libompp writes no .cfg.dot any more; "
                                "'ompp-view cfg <profile>.ompp.json -o cfg.dot' draws the graph from the JSON profile");
         }
-        const auto paths = writers::write_reports(request, writers::to_text(profile),
+        const auto paths = writers::write_reports(request, writers::to_text(profile, analyses::text_sections(profile)),
                                                   writers::to_json(profile).dump(1, ' ', false,
                                                                                  nlohmann::json::error_handler_t::replace),
                                                   messages);

@@ -12,7 +12,7 @@
 #include "analyses/overheads/overheads_report.hpp"
 #include "analyses/properties/properties.hpp"
 #include "counters/counters.hpp"
-#include "snapshots/snapshots.hpp"
+#include "analyses/snapshots/snapshots.hpp"
 
 namespace ompp::analyses {
 
@@ -105,11 +105,13 @@ void run_analyses(model::Profile& profile, const config::Config&) {
     if (profile.final_report) profile.invariant_violations = check_invariants(profile);
 }
 
-void append_text_sections(std::string& out, const model::Profile& profile) {
+std::string text_sections(const model::Profile& profile) {
+    std::string out;
     append_overhead_report(out, profile);
     append_properties_report(out, profile);
     append_control_flow_report(out, profile);
     snapshots::append_snapshot_report(out, profile);
+    return out;
 }
 
 }  // namespace ompp::analyses

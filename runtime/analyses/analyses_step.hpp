@@ -28,7 +28,8 @@ void on_user_snapshot(core::Measurement& measurement, std::string_view label);
 // results (overheads, properties, snapshots, counter names), added here.
 void run_analyses(model::Profile& profile, const config::Config& config);
 
-// Appends the analyses' sections to the text report (after the runtime's).
-void append_text_sections(std::string& out, const model::Profile& profile);
+// The analyses' sections of the text report, which the adapter hands to
+// writers::to_text (writers do not call the analyses).
+std::string text_sections(const model::Profile& profile);
 
 }  // namespace ompp::analyses

@@ -5,11 +5,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "model/profile.hpp"
 
 namespace ompp::writers {
 
-std::string to_text(const model::Profile& profile);
+// `analyses_sections`: the analyses' sections (analyses::text_sections),
+// appended after the runtime's.  The writer is handed them: it formats a
+// finished profile and never calls back into the analyses.
+std::string to_text(const model::Profile& profile, std::string_view analyses_sections = {});
 
 }  // namespace ompp::writers

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::analyses {
 
@@ -312,9 +312,9 @@ std::string preemption_evidence(const model::Profile& profile, std::optional<std
 
 std::string property_text(const model::Profile& profile, const PropertyKind& kind,
                           std::optional<std::uint32_t> region, double severity_pct) {
-    const auto* r = find_region(profile, region);
+    const auto* r = model::find_region(profile, region);
     std::string text = fmt::format("{} {}: {:.1f}% of total thread time", kind.phrase,
-                                   r ? source_range(*r) : std::string("(unknown region)"), severity_pct);
+                                   r ? model::source_range(*r) : std::string("(unknown region)"), severity_pct);
     if (&kind == &kPreemption) text += preemption_evidence(profile, region);
     return text;
 }
@@ -343,13 +343,13 @@ std::vector<model::Property> find_properties(const model::Profile& profile, cons
 
 void append_properties_report(std::string& out, const model::Profile& profile) {
     auto it = std::back_inserter(out);
-    append_section_header(out, "ompP Performance Properties Report");
+    model::append_section_header(out, "ompP Performance Properties Report");
     if (profile.properties.empty()) fmt::format_to(it, "No performance property holds.\n");
     std::uint32_t number = 0;
     for (const auto& property : profile.properties) {
-        const auto* r = find_region(profile, property.region);
+        const auto* r = model::find_region(profile, property.region);
         fmt::format_to(it, "Property P{:05} '{}' holds for\n     '{}', with a severity (in percent) of {:.4f}\n",
-                       ++number, property.name, r ? region_context(*r) : std::string("(program)"),
+                       ++number, property.name, r ? model::region_context(*r) : std::string("(program)"),
                        property.severity_pct);
     }
     out += '\n';

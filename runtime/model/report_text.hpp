@@ -1,5 +1,5 @@
-// report_text.hpp - small formatting pieces the analyses' report sections
-// share: ompP's section banner and how a region is named in text.
+// report_text.hpp - small formatting pieces the text report and the
+// analyses' texts share: ompP's section banner and how a region is named.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "model/profile.hpp"
 
-namespace ompp::analyses {
+namespace ompp::model {
 
 // Call trees as deep as a recursion would make the text report grow with
 // the square of the depth (every node's call path is printed): its sections
@@ -22,11 +22,11 @@ void append_section_header(std::string& out, std::string_view title);
 std::string region_number(std::uint32_t region);
 // "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or
 // "R00004" when the region is unknown.
-std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region);
+std::string region_title(const Profile& profile, std::optional<std::uint32_t> region);
 // "LOOP imbalance.cpp (19-23)" (ompP's property context).
-std::string region_context(const model::Region& region);
-std::string source_range(const model::Region& region);  // "imbalance.cpp (19-23)"
+std::string region_context(const Region& region);
+std::string source_range(const Region& region);  // "imbalance.cpp (19-23)"
 
-const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region);
+const Region* find_region(const Profile& profile, std::optional<std::uint32_t> region);
 
-}  // namespace ompp::analyses
+}  // namespace ompp::model
