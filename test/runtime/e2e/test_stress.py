@@ -79,11 +79,10 @@ class StressTest(unittest.TestCase):
         for index in range(2):
             (outdir / f"stress.1-{index}.ompp.json").symlink_to(outdir / "missing" / str(index))
         (outdir / "stress.1-2.ompp.txt").symlink_to(victim)
-        (outdir / "stress.1-3.ompp.cfg.dot").symlink_to(victim)
-        self.launch("deep", "10", outdir=outdir, OMPP_CONTROLFLOW_DOT="1")
+        self.launch("deep", "10", outdir=outdir)
         self.assertEqual(victim.read_text(), "precious")
-        self.assertTrue((outdir / "stress.1-4.ompp.json").exists())
-        self.assertTrue((outdir / "stress.1-4.ompp.cfg.dot").exists())
+        self.assertTrue((outdir / "stress.1-3.ompp.json").exists())
+        self.assertTrue((outdir / "stress.1-3.ompp.txt").exists())
         self.assertFalse((outdir / "missing").exists())
 
     def test_300_character_application_name(self):
