@@ -5,8 +5,11 @@
   scripts/bench-ompp-view-html.py [--sizes REGIONS:NODES ...] [--repeat N]
 
 Prints, per size, the best of N generation times (read + render + write,
-in-process) and the size of the HTML file.  With chromium installed, also
-the time the page's script took to build every view (data-render-ms).
+in-process) and the size of the HTML file.  With chromium, node and the
+build's puppeteer-core (target ompp_view_assets), also the time until the
+page is ready (every view drawn, the first control-flow layout in), the
+part of it the page's own script took (data-render-ms), and the time from a
+click on the widest region in the icicle to every view updated.
 """
 import argparse
 import json
@@ -18,33 +21,38 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+BROWSER_DRIVER = Path(__file__).resolve().parents[1] / "test" / "scripts" / "view_html_browser.cjs"
 
-from ompp_profile import html_report, read_profile  # noqa: E402
+from ompp_profile import assets, html_report, read_profile  # noqa: E402
 from ompp_profile.synthetic import generated_profile  # noqa: E402
 
 
-def render_ms(html_file: Path) -> str:
-    """The page's own measure of its start-up, read back through chromium's DOM dump."""
+def page_times(html_file: Path, node_modules: Path) -> str:
+    """Load time and the page script's own start-up time, measured in headless
+    Chromium by the tests' puppeteer driver (view_html_browser.cjs)."""
     chromium = shutil.which("chromium")
-    if not chromium:
+    if not (chromium and shutil.which("node") and (node_modules / "puppeteer-core").is_dir()):
         return "-"
-    with tempfile.TemporaryDirectory() as profile_dir:
-        dom = subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile_dir}",
-             "--window-size=1400,1000", "--dump-dom", html_file.as_uri()],
-            capture_output=True, text=True, timeout=60).stdout
-    marker = 'data-render-ms="'
-    start = dom.find(marker)
-    return dom[start + len(marker):dom.find('"', start + len(marker))] if start >= 0 else "?"
+    proc = subprocess.run(
+        ["node", str(BROWSER_DRIVER), "--node-modules", str(node_modules), "--chromium", chromium,
+         "--report", str(html_file), "--click-node", "widest", "--hash", "min=0"], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        return "failed"
+    result = json.loads(proc.stdout)
+    return f"{result['load_ms']} / {result['render_ms']} / {result['click_ms']}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", nargs="*", default=["200:1000", "200:10000"])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--node-modules", default=str(Path(__file__).resolve().parents[1] / "build" / "npm" / "node_modules"))
     args = parser.parse_args()
-    print(f"{'regions':>8} {'nodes':>7} {'generate (s)':>13} {'HTML (KiB)':>11} {'page script (ms)':>17}")
+    try:
+        libraries = assets.load_assets(assets.find_assets_dir(Path(__file__).resolve().parent))
+    except assets.AssetsMissing as err:
+        raise SystemExit(f"bench-ompp-view-html: {err}")
+    print(f"{'regions':>8} {'nodes':>7} {'generate (s)':>13} {'HTML (KiB)':>11} {'ready / script / click (ms)':>28}")
     with tempfile.TemporaryDirectory() as work:
         for size in args.sizes:
             regions, nodes = (int(x) for x in size.split(":"))
@@ -55,10 +63,10 @@ def main() -> int:
             for _ in range(args.repeat):
                 start = time.perf_counter()
                 profile = read_profile(source)
-                output.write_text(html_report.render_html(profile, {}))
+                output.write_text(html_report.render_html(profile, libraries, {}))
                 best = min(best, time.perf_counter() - start)
             node_count = len(profile.nodes)
-            print(f"{regions:8d} {node_count:7d} {best:13.3f} {output.stat().st_size / 1024:11.0f} {render_ms(output):>17}")
+            print(f"{regions:8d} {node_count:7d} {best:13.3f} {output.stat().st_size / 1024:11.0f} {page_times(output, Path(args.node_modules)):>28}")
     return 0
 
 

@@ -18,6 +18,11 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm installs ompp-view html's pinned libraries and puppeteer-core into the
+# build tree (scripts/ompp-view-deps, CMake target ompp_view_assets).  A
+# Node.js from elsewhere (NodeSource, nvm) brings its own npm; take
+# Debian's only when there is none.
+command -v npm >/dev/null || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "ompp: installing ${missing[*]}" >&2

@@ -413,9 +413,12 @@ CRASH_MARKERS = re.compile(
     r"PLEASE submit a bug report|Stack dump:|LLVM ERROR|Assertion .* failed|"
     r"terminate called|Segmentation fault|UNREACHABLE executed|ompp-instrument.*(signal|crash)")
 COMPILER_ICE = re.compile(r"internal compiler error")
+# ompp-instrument's own one-line warning (not any line whose file path has
+# "ompp" in it, such as ~/.cache/ompp/...: a construct's "file:line: warning:
+# not instrumented" leaves the file instrumented, see constructs_not_instrumented).
 UNINSTRUMENTED = re.compile(
-    r"ompp[^\n]*(compil\w* (it |the file |them )?unchanged|uninstrumented|without instrumentation|"
-    r"not instrumented)", re.I)
+    r"ompp-instrument: [^\n]*(compil\w* (it |the file |them )?unchanged|uninstrumented|"
+    r"without instrumentation|not instrumented)", re.I)
 ERROR_LINE = re.compile(r"\berror\b|\bfatal\b|undefined reference|Assertion|LLVM ERROR|"
                         r"Stack dump|terminate called", re.I)
 

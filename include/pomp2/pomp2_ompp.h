@@ -9,8 +9,9 @@
  * Region types the CTC string may carry beyond OPARI2's list:
  *   masked parallelmaster parallelmasked taskgroup taskloop taskyield
  *   forsimd parallelforsimd loop scope ordereddepend cancel
- *   cancellationpoint
- * Extra CTC keys:  hasFilter=1 (masked), cancelKind=<parallel|for|sections|
+ *   cancellationpoint section lock
+ * Extra CTC keys:  function=<enclosing function> (any region; '*' written
+ * %2A, '%' %25), lockName=<init argument> (lock), hasFilter=1 (masked), cancelKind=<parallel|for|sections|
  * taskgroup>, hasNogroup=1, hasGrainsize=1, hasNum_tasks=1, hasPriority=1,
  * hasFinal=1, hasMergeable=1, hasDepend=1.  Unknown keys are ignored.
  */
@@ -66,6 +67,14 @@ void POMP2_Cancel_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string
 void POMP2_Cancel_exit(POMP2_Region_handle* pomp2_handle);
 void POMP2_Cancellation_point_enter(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
 void POMP2_Cancellation_point_exit(POMP2_Region_handle* pomp2_handle);
+
+/* Names the next lock this thread initialises (POMP2_Init_lock and its nest
+ * and hint variants): ompp-instrument calls it in the init call's callee,
+ * `(POMP2_Lock_init_site(h, ctc), POMP2_Init_lock)(&x)`, with a
+ * regionType=lock CTC string whose sscl is the call's location and whose
+ * lockName key is the argument (`x`).  Every lock initialised at one site is
+ * one LOCK region; a lock initialised elsewhere is named by its address. */
+void POMP2_Lock_init_site(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
 
 /* User regions named in code (the POMP_USER_REGION_* macros of
  * <pomp2/pomp2_user.h>).  Begin keeps one handle per call site; end finds the

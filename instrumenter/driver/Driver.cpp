@@ -216,7 +216,8 @@ void Driver::describeCompiler(const CompilerCommand &Command) {
                               Runtime);
 }
 
-int Driver::run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args) {
+int Driver::run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+                std::optional<llvm::StringRef> StderrFile) {
   if (!compilerPath(Program)) {
     reportError(fmt::format("compiler '{}' not found in PATH", Program.str()));
     return 127;
@@ -237,8 +238,11 @@ int Driver::run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args) {
   }
   std::string Message;
   bool ExecutionFailed = false;
-  int Status = llvm::sys::ExecuteAndWait(CompilerPath, Argv, std::nullopt, {}, 0, 0, &Message,
-                                         &ExecutionFailed);
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt, StderrFile};
+  int Status = llvm::sys::ExecuteAndWait(
+      CompilerPath, Argv, std::nullopt,
+      StderrFile ? llvm::ArrayRef(Redirects) : llvm::ArrayRef<std::optional<llvm::StringRef>>(), 0,
+      0, &Message, &ExecutionFailed);
   if (ExecutionFailed || Status < 0) {
     reportError(fmt::format("running {} failed: {}", Program.str(),
                             Message.empty() ? "killed" : Message));
@@ -290,6 +294,11 @@ llvm::Expected<instrument::RewriteResult> Driver::rewrite(const CompilerCommand 
                                                           const CompilerInput &Input) {
   std::vector<std::string> Flags = parseFlags(Command, Input);
   instrument::RewriteOptions ForInput = Options.Rewrite;
+  // GCC compiles what Clang 16 cannot parse (GNU nested functions, OpenMP
+  // that only gcc-12 accepts): such a file is read from its tokens, and the
+  // compile checks the result (compileSource).  With Clang as the compiler,
+  // Clang's error is the user's.
+  ForInput.TextualFallback = identity(Command).Kind == CompilerIdentity::Family::GCC;
   if (ForInput.UnitId.empty())
     ForInput.UnitId = unitIdFor(Command, Input);
   // The rewriter's errors name the file already (Clang's diagnostics, with
@@ -353,7 +362,11 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
     reportError(llvm::toString(std::move(E)));
     return std::nullopt;
   }
-  return Instrumented{.Path = Copy.str().str(), .IsCopy = true, .QuoteDirs = Result->QuoteDirs};
+  return Instrumented{.Path = Copy.str().str(),
+                      .IsCopy = true,
+                      .QuoteDirs = Result->QuoteDirs,
+                      .ClangError = Result->ClangError,
+                      .Original = Input.Path};
 }
 
 std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &Input,
@@ -373,6 +386,41 @@ std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &I
   return Flags;
 }
 
+int Driver::compileSource(const CompilerCommand &Command, Instrumented &Source,
+                          llvm::function_ref<std::vector<std::string>(const Instrumented &)> ArgsFor) {
+  if (!Source.ClangError.empty()) {
+    // The compiler's diagnostics on the copy are shown only if it is kept.
+    llvm::SmallString<256> Log(path::parent_path(Source.Path));
+    path::append(Log, "compiler.stderr");
+    int Status = run(Command.compiler(), ArgsFor(Source), Log.str());
+    auto Captured = llvm::MemoryBuffer::getFile(Log);
+    llvm::StringRef Diagnostics = Captured ? (*Captured)->getBuffer() : "";
+    if (Status == 0) {
+      llvm::errs() << Diagnostics;
+      if (Options.Verbose)
+        llvm::errs() << fmt::format("ompp-instrument: note: {} is instrumented by ompp's textual "
+                                    "front end: Clang cannot parse it ({})\n",
+                                    Source.Original, Source.ClangError);
+      return 0;
+    }
+    llvm::SmallVector<llvm::StringRef> Lines;
+    Diagnostics.split(Lines, '\n');
+    auto FirstError = llvm::find_if(Lines, [](llvm::StringRef L) { return L.contains(": error: "); });
+    Source = Instrumented{
+        .Path = Source.Original,
+        .WarningAfterCompile = fmt::format(
+            "ompp-instrument: warning: {} is compiled unchanged, without measurement: Clang cannot "
+            "parse it ({}), and the compiler rejects ompp's textual instrumentation of it ({})",
+            Source.Original, Source.ClangError,
+            FirstError == Lines.end() ? fmt::format("status {}", Status) : FirstError->str())};
+  }
+  if (int Status = run(Command.compiler(), ArgsFor(Source)))
+    return Status;
+  if (!Source.WarningAfterCompile.empty())
+    llvm::errs() << Source.WarningAfterCompile << "\n";
+  return 0;
+}
+
 int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir) {
   size_t Compiled = llvm::count_if(Command.inputs(), [](const CompilerInput &I) {
     return I.Kind != InputKind::LinkerInput;
@@ -385,25 +433,27 @@ int Driver::compileEach(const CompilerCommand &Command, llvm::StringRef TempDir)
   for (const CompilerInput &Input : Command.inputs()) {
     if (Input.Kind == InputKind::LinkerInput)
       continue; // the compiler would ignore it too ("linker input unused")
-    std::vector<std::string> Args;
     Instrumented Source{.Path = Input.Path};
     if (isInstrumentable(Input.Kind)) {
       auto Copy = instrument(Command, Input, TempDir, Input.ArgIndex);
       if (!Copy)
         return 1;
       Source = *Copy;
-      Args = instrumentedCompileFlags(Input, Source);
     }
-    llvm::append_range(Args, Flags);
-    if (!Input.LanguageSwitch.empty())
-      llvm::append_range(Args, std::vector<std::string>{"-x", Input.LanguageSwitch});
-    Args.push_back(Source.Path);
-    if (Command.output())
-      llvm::append_range(Args, std::vector<std::string>{"-o", *Command.output()});
-    if (int Status = run(Command.compiler(), Args))
+    auto ArgsFor = [&](const Instrumented &S) {
+      std::vector<std::string> Args;
+      if (isInstrumentable(Input.Kind))
+        Args = instrumentedCompileFlags(Input, S);
+      llvm::append_range(Args, Flags);
+      if (!Input.LanguageSwitch.empty())
+        llvm::append_range(Args, std::vector<std::string>{"-x", Input.LanguageSwitch});
+      Args.push_back(S.Path);
+      if (Command.output())
+        llvm::append_range(Args, std::vector<std::string>{"-o", *Command.output()});
+      return Args;
+    };
+    if (int Status = compileSource(Command, Source, ArgsFor))
       return Status;
-    if (!Source.WarningAfterCompile.empty())
-      llvm::errs() << Source.WarningAfterCompile << "\n";
     if (Source.IsCopy && Command.writesDependencyFile())
       if (llvm::Error E = replaceInDependencyFile(dependencyFileOf(Command, Input), Source.Path,
                                                   Input.Path)) {
@@ -498,15 +548,16 @@ int Driver::compileAndLink(const CompilerCommand &Command, llvm::StringRef TempD
     llvm::SmallString<256> Object(*Directory);
     path::append(Object, path::stem(Input.Path));
     Object += ".o";
-    std::vector<std::string> Args = instrumentedCompileFlags(Input, *Source);
-    llvm::append_range(Args, CompileFlags);
-    if (!Input.LanguageSwitch.empty())
-      llvm::append_range(Args, std::vector<std::string>{"-x", Input.LanguageSwitch});
-    llvm::append_range(Args, std::vector<std::string>{"-c", Source->Path, "-o", Object.str().str()});
-    if (int Status = run(Command.compiler(), Args))
+    auto ArgsFor = [&](const Instrumented &S) {
+      std::vector<std::string> Args = instrumentedCompileFlags(Input, S);
+      llvm::append_range(Args, CompileFlags);
+      if (!Input.LanguageSwitch.empty())
+        llvm::append_range(Args, std::vector<std::string>{"-x", Input.LanguageSwitch});
+      llvm::append_range(Args, std::vector<std::string>{"-c", S.Path, "-o", Object.str().str()});
+      return Args;
+    };
+    if (int Status = compileSource(Command, *Source, ArgsFor))
       return Status;
-    if (!Source->WarningAfterCompile.empty())
-      llvm::errs() << Source->WarningAfterCompile << "\n";
     Objects[Input.ArgIndex] = Object.str().str();
   }
 

@@ -71,13 +71,17 @@ public:
 
 private:
   struct Instrumented {
-    std::string Path;        ///< what to compile: the rewritten copy, or the original
+    std::string Path{};      ///< what to compile: the rewritten copy, or the original
     bool IsCopy = false;     ///< Path is a rewritten copy in the temporary directory
-    std::vector<std::string> QuoteDirs; ///< `-iquote` directories the copy needs
+    std::vector<std::string> QuoteDirs{}; ///< `-iquote` directories the copy needs
     /// Printed once the compiler has accepted the file (a file compiled
     /// unchanged because Clang cannot parse it): if the compiler rejects it
     /// too, its own diagnostics say everything.
-    std::string WarningAfterCompile;
+    std::string WarningAfterCompile{};
+    /// The copy came from the textual front end (Clang's first error here):
+    /// if the compiler rejects it, Original is compiled unchanged instead.
+    std::string ClangError{};
+    std::string Original{};
   };
 
   /// The compiler of \p Command (probed once): Clang or not, its _OPENMP.
@@ -101,6 +105,12 @@ private:
   std::optional<Instrumented> instrument(const CompilerCommand &Command,
                                          const CompilerInput &Input, llvm::StringRef TempDir,
                                          size_t Ordinal);
+  /// Compiles Source with the arguments ArgsFor gives for it.  A copy from
+  /// the textual front end is checked: if the compiler rejects it, the
+  /// original is compiled unchanged (Source says so afterwards) and the
+  /// build goes on.
+  int compileSource(const CompilerCommand &Command, Instrumented &Source,
+                    llvm::function_ref<std::vector<std::string>(const Instrumented &)> ArgsFor);
   int compileEach(const CompilerCommand &Command, llvm::StringRef TempDir);
   int compileAndLink(const CompilerCommand &Command, llvm::StringRef TempDir);
   /// --opari2-compatible links: OPARI2's init step over the link inputs,
@@ -119,7 +129,9 @@ private:
   /// Runs the compiler with \p Args; its stdout (or stderr) if it succeeds.
   std::optional<std::string> captureOutput(const CompilerCommand &Command,
                                            llvm::ArrayRef<std::string> Args, bool Stderr);
-  int run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args);
+  /// Runs Program; with StderrFile, its stderr goes there.
+  int run(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+          std::optional<llvm::StringRef> StderrFile = std::nullopt);
   int runOriginal(const CompilerCommand &Command);
   llvm::Error checkInputs(const CompilerCommand &Command) const;
 

@@ -2,8 +2,9 @@
 //
 // Instrumented sources never go next to the user's files.  They go to a
 // directory only the user can read (mode 0700) under $TMPDIR, which is
-// removed with everything in it when the TempDirectory goes away, unless the
-// user asked to keep it.  Every file is written under a temporary name and
+// removed with everything in it when the TempDirectory goes away, or when
+// SIGINT, SIGTERM or SIGHUP ends the process, unless the user asked to keep
+// it.  Every file is written under a temporary name and
 // renamed into place, so a reader never sees half a file.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 
 namespace ompp::driver {
@@ -27,14 +29,18 @@ public:
 
   const std::string &path() const { return Path; }
   /// Leaves the directory on disk when this object is destroyed.
-  void keep() { Keep = true; }
+  void keep();
   /// Creates (if needed) and returns the subdirectory \p Name.
   llvm::Expected<std::string> subdirectory(llvm::StringRef Name) const;
 
+  struct RemovalCommand;
+
 private:
-  explicit TempDirectory(std::string Path) : Path(std::move(Path)) {}
+  explicit TempDirectory(std::string Directory);
+  void forgetOnSignal();
   std::string Path;
   bool Keep = false;
+  std::unique_ptr<RemovalCommand> Removal;
 };
 
 /// Writes \p Contents to \p Path atomically: to a unique sibling first, then

@@ -35,6 +35,14 @@ PresumedLine UnitModel::presumed(unsigned PhysicalLine) const {
   return PresumedLines[PhysicalLine - 1];
 }
 
+std::string UnitModel::functionAt(unsigned Offset) const {
+  // Pre-order: of the bodies holding Offset, the last one is the innermost.
+  for (auto It = FunctionBodies.rbegin(); It != FunctionBodies.rend(); ++It)
+    if (It->first.contains(Offset))
+      return It->second;
+  return "";
+}
+
 Construct classify(OpenMPDirectiveKind K) {
   switch (K) {
   case OMPD_parallel: return Construct::Parallel;
@@ -72,6 +80,7 @@ Construct classify(OpenMPDirectiveKind K) {
   case OMPD_depobj:
   case OMPD_interop:
   case OMPD_error:
+  case OMPD_nothing:
     return Construct::Passive;
   default:
     if (isOpenMPTargetExecutionDirective(K) || isOpenMPTargetDataManagementDirective(K) ||
@@ -309,18 +318,6 @@ bool endsWithoutSemicolon(const Stmt *S) {
              AsmStmt, CoreturnStmt>(S);
 }
 
-/// Clauses whose children are exactly their list items.
-bool hasVariableList(OpenMPClauseKind K) {
-  switch (K) {
-  case OMPC_private: case OMPC_firstprivate: case OMPC_lastprivate: case OMPC_shared:
-  case OMPC_linear: case OMPC_reduction: case OMPC_allocate: case OMPC_copyin:
-  case OMPC_aligned: case OMPC_nontemporal: case OMPC_copyprivate:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// The variable a list item names: `a` for `a`, `a[i]` and `a[0:n]`.
 std::optional<std::string> variableOf(const Expr *E) {
   while (E) {
@@ -336,13 +333,6 @@ std::optional<std::string> variableOf(const Expr *E) {
     if (isa<VarDecl>(Ref->getDecl()))
       return Ref->getDecl()->getNameAsString();
   return std::nullopt;
-}
-
-std::string argumentOf(const std::string &Text) {
-  auto Open = Text.find('('), Close = Text.rfind(')');
-  if (Open == std::string::npos || Close == std::string::npos || Close < Open)
-    return {};
-  return Text.substr(Open + 1, Close - Open - 1);
 }
 
 /// Loop counters assigned (not declared) in the init of the associated loops.
@@ -366,6 +356,24 @@ std::vector<std::string> countersDeclaredOutside(const Stmt *Loop, unsigned Dept
 }
 
 } // namespace
+
+bool listsVariables(OpenMPClauseKind K) {
+  switch (K) {
+  case OMPC_private: case OMPC_firstprivate: case OMPC_lastprivate: case OMPC_shared:
+  case OMPC_linear: case OMPC_reduction: case OMPC_allocate: case OMPC_copyin:
+  case OMPC_aligned: case OMPC_nontemporal: case OMPC_copyprivate:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string clauseArgument(const std::string &Text) {
+  auto Open = Text.find('('), Close = Text.rfind(')');
+  if (Open == std::string::npos || Close == std::string::npos || Close < Open)
+    return {};
+  return Text.substr(Open + 1, Close - Open - 1);
+}
 
 std::optional<Span> pragmaSpan(const SourceManager &SM, const LangOptions &LO, SourceLocation Begin,
                                SourceLocation End) {
@@ -411,12 +419,12 @@ Directive buildDirective(const OMPExecutableDirective &D, ASTContext &Ctx) {
     Clause Out;
     Out.Kind = C->getClauseKind();
     Out.Text = Loc.clause(*C);
-    Out.Argument = argumentOf(Out.Text);
+    Out.Argument = clauseArgument(Out.Text);
     if (const auto *If = dyn_cast<OMPIfClause>(C))
       Out.NameModifier = If->getNameModifier();
     if (const auto *Reduction = dyn_cast<OMPReductionClause>(C))
       Out.ReductionModifier = Reduction->getModifier();
-    if (hasVariableList(Out.Kind)) {
+    if (listsVariables(Out.Kind)) {
       auto Items = const_cast<OMPClause *>(C)->children();
       if (!Items.empty() && *Items.begin())
         Out.ListPrefix = Loc.textBefore(*C, (*Items.begin())->getBeginLoc(), Out.Text);

@@ -84,6 +84,9 @@ struct Directive {
   std::vector<std::string> LoopCountersDeclaredOutside; // `int i; for (i = 0; ...)`
   std::string CriticalName;
   std::string CancelRegion;
+  /// Why Whole is absent, when the reason is not a macro boundary (the
+  /// textual front end could not delimit the construct).
+  std::string NotEditable;
 
   const Clause *find(clang::OpenMPClauseKind K) const;
   bool has(clang::OpenMPClauseKind K) const { return find(K) != nullptr; }
@@ -141,6 +144,9 @@ struct UnitModel {
   std::vector<Span> TopLevelDecls;   // where the prologue may go
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
   std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
+  /// Function bodies in the main file with their qualified names
+  /// ("Chunk::advance"), in traversal order: an enclosing body comes first.
+  std::vector<std::pair<Span, std::string>> FunctionBodies;
 
   /// Where the innermost top-level declaration holding Offset begins: code
   /// inserted there is at file scope and sees every name that declaration
@@ -149,6 +155,9 @@ struct UnitModel {
   /// The line and file the compiler reports for a physical line of the main
   /// file (File empty: the main file itself).
   PresumedLine presumed(unsigned PhysicalLine) const;
+  /// The innermost function whose body holds Offset (a lambda's body counts
+  /// as its enclosing function's); empty at file scope.
+  std::string functionAt(unsigned Offset) const;
 };
 
 /// Builds the model entry of one directive from the AST (parse layer calls this).
@@ -159,6 +168,12 @@ Directive buildDirective(const clang::OMPExecutableDirective &D, clang::ASTConte
 /// or macro invocation that expands to nothing but the pragma.
 std::optional<Span> pragmaSpan(const clang::SourceManager &SM, const clang::LangOptions &LO,
                                clang::SourceLocation Begin, clang::SourceLocation End);
+
+/// Clauses whose arguments are a list of variables (Clause::Vars).
+bool listsVariables(clang::OpenMPClauseKind K);
+
+/// The text between the outer parentheses of a clause as spelled.
+std::string clauseArgument(const std::string &ClauseText);
 
 /// Classifies a directive kind.
 Construct classify(clang::OpenMPDirectiveKind K);

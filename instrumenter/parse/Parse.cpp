@@ -1,5 +1,6 @@
 //===--- Parse.cpp - run Clang over one file and collect the model --------===//
 #include "parse/Parse.h"
+#include "parse/Shared.h"
 
 #include "model/LineTable.h"
 
@@ -178,16 +179,6 @@ private:
   const SourceManager &SM;
 };
 
-bool isLockFunction(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("omp_init_lock", "omp_destroy_lock", "omp_set_lock", "omp_unset_lock", "omp_test_lock",
-             true)
-      .Cases("omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
-             "omp_unset_nest_lock", "omp_test_nest_lock", true)
-      .Cases("omp_init_lock_with_hint", "omp_init_nest_lock_with_hint", true)
-      .Default(false);
-}
-
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx, model::UnitModel &Out)
@@ -209,6 +200,19 @@ public:
   bool dataTraverseStmtPost(Stmt *S) {
     if (!Open.empty() && Open.back().first == S)
       Open.pop_back();
+    return true;
+  }
+
+  /// Function bodies name the regions inside them (UnitModel::functionAt).
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    const Stmt *Body = F->doesThisDeclarationHaveABody() ? F->getBody() : nullptr;
+    const auto *Method = dyn_cast<CXXMethodDecl>(F);
+    if (!Body || (Method && Method->getParent()->isLambda()))
+      return true;
+    auto B = mainFileOffset(SM, SM.getExpansionLoc(Body->getBeginLoc()));
+    auto E = mainFileOffset(SM, SM.getExpansionLoc(Body->getEndLoc()));
+    if (B && E)
+      Out.FunctionBodies.push_back({Span{*B, *E + 1}, functionName(*F)});
     return true;
   }
 
@@ -234,6 +238,15 @@ public:
   bool VisitCXXThrowExpr(CXXThrowExpr *E) { return earlyExit(E->getBeginLoc()); }
 
 private:
+  std::string functionName(const FunctionDecl &F) const {
+    PrintingPolicy Policy(Ctx.getLangOpts());
+    Policy.SuppressUnwrittenScope = true; // no "(anonymous namespace)::"
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    F.printQualifiedName(OS, Policy);
+    return OS.str();
+  }
+
   bool earlyExit(SourceLocation L) {
     if (auto O = mainFileOffset(SM, SM.getExpansionLoc(L)))
       Out.EarlyExits.push_back(*O);
@@ -275,7 +288,7 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     Out.Text = SM.getBufferData(SM.getMainFileID()).str();
     Out.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
-    recordLineDirectives(SM);
+    recordLineDirectives(SM, Out);
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       CharSourceRange R = Lexer::makeFileCharRange(
           CharSourceRange::getTokenRange(D->getSourceRange()), SM, Ctx.getLangOpts());
@@ -284,27 +297,6 @@ public:
         Out.TopLevelDecls.push_back(Span{*B, *E});
     }
     Collector(Ctx, Out).TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
-
-private:
-  /// Where the input has `#line` directives of its own, the rewritten file's
-  /// `#line`s must restore their numbering, not the physical one.
-  void recordLineDirectives(const SourceManager &SM) {
-    model::LineTable Lines(Out.Text);
-    FileID Main = SM.getMainFileID();
-    PresumedLoc First = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
-    std::vector<model::PresumedLine> Presumed;
-    bool Differs = false;
-    for (unsigned Line = 1; Line <= Lines.lineCount(); ++Line) {
-      PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
-      if (P.isInvalid())
-        return;
-      bool OwnName = llvm::StringRef(P.getFilename()) == First.getFilename();
-      Presumed.push_back({P.getLine(), OwnName ? "" : P.getFilename()});
-      Differs |= P.getLine() != Line || !OwnName;
-    }
-    if (Differs)
-      Out.PresumedLines = std::move(Presumed);
   }
 
   model::UnitModel &Out;
@@ -323,9 +315,7 @@ public:
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
-    CI.getPreprocessor().AddPragmaHandler(new PompPragmaHandler(Out));
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<HeaderPragmaRecorder>(Out, CI.getSourceManager()));
+    recordPreprocessorFacts(CI.getPreprocessor(), Out);
     return std::make_unique<CollectConsumer>(Out, CI.getSourceManager());
   }
 
@@ -353,6 +343,41 @@ std::optional<std::string> pomp2IncludeDir() {
 }
 
 } // namespace
+
+bool isLockFunction(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("omp_init_lock", "omp_destroy_lock", "omp_set_lock", "omp_unset_lock", "omp_test_lock",
+             true)
+      .Cases("omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
+             "omp_unset_nest_lock", "omp_test_nest_lock", true)
+      .Cases("omp_init_lock_with_hint", "omp_init_nest_lock_with_hint", true)
+      .Default(false);
+}
+
+void recordPreprocessorFacts(Preprocessor &PP, model::UnitModel &Out) {
+  PP.AddPragmaHandler(new PompPragmaHandler(Out));
+  PP.addPPCallbacks(std::make_unique<HeaderPragmaRecorder>(Out, PP.getSourceManager()));
+}
+
+/// Where the input has `#line` directives of its own, the rewritten file's
+/// `#line`s must restore their numbering, not the physical one.
+void recordLineDirectives(const SourceManager &SM, model::UnitModel &Out) {
+  model::LineTable Lines(Out.Text);
+  FileID Main = SM.getMainFileID();
+  PresumedLoc First = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
+  std::vector<model::PresumedLine> Presumed;
+  bool Differs = false;
+  for (unsigned Line = 1; Line <= Lines.lineCount(); ++Line) {
+    PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Main, Lines.offsetOfLine(Line)));
+    if (P.isInvalid())
+      return;
+    bool OwnName = llvm::StringRef(P.getFilename()) == First.getFilename();
+    Presumed.push_back({P.getLine(), OwnName ? "" : P.getFilename()});
+    Differs |= P.getLine() != Line || !OwnName;
+  }
+  if (Differs)
+    Out.PresumedLines = std::move(Presumed);
+}
 
 char FrontEndError::ID;
 
@@ -397,9 +422,8 @@ std::vector<std::string> parserArguments(llvm::ArrayRef<std::string> ClangArgs) 
   return Args;
 }
 
-llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
-                                               llvm::ArrayRef<std::string> ClangArgs,
-                                               std::optional<llvm::StringRef> Text) {
+llvm::Error runClang(llvm::StringRef File, llvm::ArrayRef<std::string> ClangArgs,
+                     std::unique_ptr<FrontendAction> Action, std::optional<llvm::StringRef> Text) {
   if (!llvm::sys::fs::exists(File))
     return llvm::createStringError(std::errc::no_such_file_or_directory, "%s: no such file",
                                    File.str().c_str());
@@ -425,10 +449,8 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
     llvm::sys::fs::current_path(WorkingDirectory);
     Overlay->setCurrentWorkingDirectory(WorkingDirectory);
   }
-  model::UnitModel Model;
   llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FileSystemOptions(), Overlay));
-  tooling::ToolInvocation Invocation(std::move(CommandLine),
-                                     std::make_unique<CollectAction>(Model), Files.get());
+  tooling::ToolInvocation Invocation(std::move(CommandLine), std::move(Action), Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
   // Clang 16 itself crashes on some valid code (e.g. GCC's libgomp.c++/scan-14.C):
   // that is a file Clang cannot parse, not a crash of the build.
@@ -438,8 +460,17 @@ llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
   if (!Recovery.RunSafely([&] { Parsed = Invocation.run(); }))
     DiagnosticStream << File << ": error: an internal error of Clang 16 while parsing this file\n";
   else if (Parsed)
-    return Model;
+    return llvm::Error::success();
   return llvm::make_error<FrontEndError>(File.str(), std::move(DiagnosticStream.str()));
+}
+
+llvm::Expected<model::UnitModel> parseMainFile(llvm::StringRef File,
+                                               llvm::ArrayRef<std::string> ClangArgs,
+                                               std::optional<llvm::StringRef> Text) {
+  model::UnitModel Model;
+  if (llvm::Error E = runClang(File, ClangArgs, std::make_unique<CollectAction>(Model), Text))
+    return E;
+  return Model;
 }
 
 } // namespace ompp::instrument::parse

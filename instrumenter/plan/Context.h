@@ -24,6 +24,9 @@ public:
 
   /// Creates the region of directive Index (its handle is "ompp_region(N)").
   unsigned region(size_t Index, llvm::StringRef Type);
+  /// A region of code that is no directive of its own: a section without
+  /// a `section` directive, a lock's init call.
+  unsigned regionAt(model::Span S, llvm::StringRef Type);
   /// The handle number of an already planned directive (sections for section).
   std::optional<unsigned> regionOf(size_t Index) const;
   Region &regionData(unsigned N) { return Out.Regions[N]; }
@@ -85,6 +88,13 @@ llvm::ArrayRef<HandlerEntry> handlerTable();
 
 /// Adds the has<Clause>=... CTC keys of D's clauses to R (plan/Ctc.cpp).
 void addClauseKeys(Region &R, const model::Directive &D, bool Opari2Compatible);
+
+/// Text as a CTC value: '*' (the separator) written "%2A", '%' "%25".
+std::string ctcEscaped(llvm::StringRef Text);
+
+/// The function=<qualified name> key of a region whose code is at Offset of
+/// the main file (ompp's own key: not in --opari2-compatible mode).
+void addFunctionKey(Region &R, const model::UnitModel &Unit, unsigned Offset, bool Opari2Compatible);
 
 /// The POMP2 user-region and lock planning (plan/Handlers.cpp).
 /// Fails on a `#pragma pomp inst` outside a function body.

@@ -3,8 +3,9 @@
 // OPARI2's "compile-time context" format (opari2-reference.md §1):
 //   "<len>*regionType=<t>*sscl=<file>:<l1>:<l2>*escl=<file>:<l1>:<l2>*[key=value*]...*"
 // where <len> is the length from the first '*' to the final "**", plus 2.
-// A '*' in the file name would end the field: it is written "%2A", and '%'
-// itself "%25" (libompp's CTC parser, runtime/core/ctc.cpp, decodes both).
+// A '*' in the file name (or in the function key's "operator*") would end
+// the field: it is written "%2A", and '%' itself "%25" (libompp's CTC parser,
+// runtime/core/ctc.cpp, decodes both).
 //
 //===----------------------------------------------------------------------===//
 #include "plan/Context.h"
@@ -22,11 +23,10 @@ bool isWrittenRegionType(llvm::StringRef Type) {
   return false;
 }
 
-namespace {
-
-std::string ctcFileName(llvm::StringRef FileName) {
+/// A file, function or lock name as a CTC value.
+std::string ctcEscaped(llvm::StringRef Text) {
   std::string Out;
-  for (char C : FileName) {
+  for (char C : Text) {
     if (C == '*')
       Out += "%2A";
     else if (C == '%')
@@ -37,15 +37,13 @@ std::string ctcFileName(llvm::StringRef FileName) {
   return Out;
 }
 
-} // namespace
-
 std::string ctcString(const Region &R, llvm::StringRef FileName) {
   // libompp reads regionType through the same table: a type missing from
   // it would be an "unknown regionType" at run time.
   if (!isWrittenRegionType(R.Type))
     llvm::report_fatal_error(llvm::Twine("internal error: regionType '") + R.Type +
                              "' is not a written row of <pomp2/ompp_regions.def>");
-  std::string File = ctcFileName(R.File.empty() ? FileName : llvm::StringRef(R.File));
+  std::string File = ctcEscaped(R.File.empty() ? FileName : llvm::StringRef(R.File));
   std::string Body = "*regionType=" + R.Type + "*sscl=" + File + ":" +
                      std::to_string(R.Line) + ":" + std::to_string(R.LineEnd) +
                      "*escl=" + File + ":" + std::to_string(R.EndLine) + ":" +
@@ -88,6 +86,14 @@ std::string ctcValue(llvm::StringRef S) {
 }
 
 } // namespace
+
+void addFunctionKey(Region &R, const model::UnitModel &Unit, unsigned Offset, bool Opari2Compatible) {
+  if (Opari2Compatible)
+    return; // libpomp rejects keys it does not know
+  std::string Function = Unit.functionAt(Offset);
+  if (!Function.empty())
+    R.Keys["function"] = ctcEscaped(Function);
+}
 
 /// The has<Clause> keys of a directive's clauses (data-sharing clauses that
 /// OPARI2 leaves out stay out).

@@ -114,11 +114,19 @@ WorkshareCalls workshareCalls(Construct K) {
   }
 }
 
+/// OPARI2 passes the sections' own handle to a section's events (a sectT
+/// phase of the construct); ompp's native mode gives each section a region
+/// of its own (libompp still counts sectT and sectC of the construct).
+unsigned sectionHandle(unsigned SectionsN, model::Span Section, Context &Ctx) {
+  return Ctx.Options.Opari2Compatible ? SectionsN : Ctx.regionAt(Section, "section");
+}
+
 void planImplicitFirstSection(const Directive &D, unsigned N, Context &Ctx) {
-  if (D.ImplicitFirstSection)
-    Ctx.wrapInner(D, *D.ImplicitFirstSection,
-                  "{ POMP2_Section_begin(" + H(N) + ", " + C(N) + ");",
-                  "POMP2_Section_end(" + H(N) + "); }");
+  if (!D.ImplicitFirstSection)
+    return;
+  unsigned S = sectionHandle(N, *D.ImplicitFirstSection, Ctx);
+  Ctx.wrapInner(D, *D.ImplicitFirstSection, "{ POMP2_Section_begin(" + H(S) + ", " + C(S) + ");",
+                "POMP2_Section_end(" + H(S) + "); }");
 }
 
 void planWorksharing(size_t I, const Directive &D, Context &Ctx) {
@@ -150,8 +158,9 @@ void planSection(size_t, const Directive &D, Context &Ctx) {
   auto N = D.Parent >= 0 ? Ctx.regionOf(D.Parent) : std::nullopt;
   if (!N || !needBlock(D, Ctx))
     return;
-  Ctx.blockBegin(D, "{ POMP2_Section_begin(" + H(*N) + ", " + C(*N) + ");");
-  Ctx.blockEnd(D, "POMP2_Section_end(" + H(*N) + "); }");
+  unsigned S = sectionHandle(*N, D.Whole ? *D.Whole : *D.Block, Ctx);
+  Ctx.blockBegin(D, "{ POMP2_Section_begin(" + H(S) + ", " + C(S) + ");");
+  Ctx.blockEnd(D, "POMP2_Section_end(" + H(S) + "); }");
 }
 
 void planMaster(size_t I, const Directive &D, Context &Ctx) {

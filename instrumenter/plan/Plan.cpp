@@ -16,8 +16,10 @@ unsigned Context::region(size_t Index, llvm::StringRef Type) {
   R.Line = D.Line;
   R.LineEnd = D.LineEnd;
   R.EndLine = R.EndLineEnd = D.EndLine;
-  if (D.Whole)
+  if (D.Whole) {
     R.File = Unit.presumed(Lines.line(D.Whole->Begin)).File;
+    addFunctionKey(R, Unit, D.Whole->Begin, Options.Opari2Compatible);
+  }
   addClauseKeys(R, D, Options.Opari2Compatible);
   if (!D.CriticalName.empty())
     R.Keys["criticalName"] = D.CriticalName;
@@ -27,6 +29,17 @@ unsigned Context::region(size_t Index, llvm::StringRef Type) {
   unsigned N = Out.Regions.size() - 1;
   RegionOfDirective.emplace(Index, N);
   return N;
+}
+
+unsigned Context::regionAt(model::Span S, llvm::StringRef Type) {
+  Region R;
+  R.Type = Type.str();
+  R.Line = R.LineEnd = Lines.line(S.Begin);
+  R.EndLine = R.EndLineEnd = Lines.line(S.End > S.Begin ? S.End - 1 : S.Begin);
+  R.File = Unit.presumed(R.Line).File;
+  addFunctionKey(R, Unit, S.Begin, Options.Opari2Compatible);
+  Out.Regions.push_back(std::move(R));
+  return Out.Regions.size() - 1;
 }
 
 std::optional<unsigned> Context::regionOf(size_t Index) const {
@@ -193,8 +206,10 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
       continue;
     if (D.FromMetadirective) {
       // Compilers choose variants differently (gcc-12 ignores metadirective).
-      Ctx.note(D.Line, "'metadirective' left as is: each compiler chooses its own variant ('" +
-                           D.Name + "' for Clang)");
+      Ctx.note(D.Line, "'metadirective' left as is: each compiler chooses its own variant" +
+                           (D.DirectiveKind == llvm::omp::OMPD_metadirective
+                                ? std::string() // Clang could not choose (textual front end)
+                                : " ('" + D.Name + "' for Clang)"));
       continue;
     }
     if (D.Kind == Construct::Device) {
@@ -216,8 +231,10 @@ llvm::Expected<Plan> makePlan(const model::UnitModel &Unit, const PlanOptions &O
       continue;
     }
     if (!D.Whole) {
-      Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) +
-                           " spans a macro boundary (its text cannot be edited)");
+      Ctx.warn(D.Line, "not instrumented: " + Ctx.where(D) + " " +
+                           (D.NotEditable.empty()
+                                ? "spans a macro boundary (its text cannot be edited)"
+                                : D.NotEditable));
       continue;
     }
     if (!startsParallelRegion(D.Kind) && Ctx.inNoInstrumentZone(D.Whole->Begin))

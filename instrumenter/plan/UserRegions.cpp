@@ -129,6 +129,7 @@ llvm::Error planUserRegions(Context &Ctx) {
     Data.Line = Data.LineEnd = B.Line;
     Data.EndLine = Data.EndLineEnd = R.End ? Unit.Pomp[*R.End].Line : B.Line;
     Data.Keys["userRegionName"] = B.RegionName;
+    addFunctionKey(Data, Unit, B.Text->Begin, Ctx.Options.Opari2Compatible);
     Ctx.plan().Regions.push_back(Data);
     R.Number = Ctx.plan().Regions.size() - 1;
     auto Scope = scopeOf(Unit, B.Text->Begin);
@@ -187,6 +188,53 @@ llvm::Error planUserRegions(Context &Ctx) {
   return llvm::Error::success();
 }
 
+namespace {
+
+/// The first argument of the call whose callee name ends at Offset, as
+/// written (white space collapsed, a leading '&' dropped: `&locks[i]` names
+/// `locks[i]`) with its span; none when no call follows the name.
+std::optional<std::pair<std::string, model::Span>> firstArgument(llvm::StringRef Text, unsigned Offset) {
+  unsigned Open = Offset;
+  while (Open < Text.size() && llvm::isSpace(Text[Open]))
+    ++Open;
+  if (Open >= Text.size() || Text[Open] != '(')
+    return std::nullopt;
+  int Depth = 0;
+  std::string Argument;
+  for (unsigned I = Open + 1; I < Text.size(); ++I) {
+    char C = Text[I];
+    if ((C == ')' || C == ',') && Depth == 0) {
+      llvm::StringRef Name = llvm::StringRef(Argument).trim();
+      if (Name.startswith("&"))
+        Name = Name.drop_front().ltrim();
+      return std::make_pair(Name.str(), model::Span{Offset, I + 1});
+    }
+    Depth += C == '(' || C == '[' ? 1 : C == ')' || C == ']' ? -1 : 0;
+    if (!llvm::isSpace(C))
+      Argument += C;
+    else if (!Argument.empty() && Argument.back() != ' ')
+      Argument += ' ';
+  }
+  return std::nullopt;
+}
+
+/// Native mode: the callee of an init call becomes
+/// `(POMP2_Lock_init_site(handle, ctc), POMP2_Init_lock)`, so the lock is
+/// named by its argument and the call's location, with the POMP2 lock ABI
+/// unchanged.  Returns the callee's replacement, or none to keep the name.
+std::optional<std::string> namedInit(Context &Ctx, const model::LockReference &L, const std::string &Wrapper) {
+  if (Ctx.Options.Opari2Compatible || !llvm::StringRef(L.Callee).startswith("omp_init_"))
+    return std::nullopt;
+  auto Argument = firstArgument(Ctx.Unit.Text, L.Name.End);
+  if (!Argument || Argument->first.empty())
+    return std::nullopt;
+  unsigned N = Ctx.regionAt(Argument->second, "lock");
+  Ctx.regionData(N).Keys["lockName"] = ctcEscaped(Argument->first);
+  return "(POMP2_Lock_init_site(" + Context::handle(N) + ", " + Context::ctc(N) + "), " + Wrapper + ")";
+}
+
+} // namespace
+
 void planLocks(Context &Ctx) {
   // Each wrapper is declared where the code first names its omp_* function,
   // with that function's own type: <omp.h> is in scope there, and function
@@ -220,7 +268,8 @@ void planLocks(Context &Ctx) {
       Declaration.Origin = "the declaration of " + Name;
       Ctx.plan().Edits.push_back(std::move(Declaration));
     }
-    Ctx.replace(L.Name, Name, false, L.Callee + " at line " + std::to_string(Line));
+    Ctx.replace(L.Name, namedInit(Ctx, L, Name).value_or(Name), false,
+                L.Callee + " at line " + std::to_string(Line));
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include "emit/Emit.h"
 #include "parse/Parse.h"
+#include "parse/TextualParse.h"
 #include "plan/Plan.h"
 #include "rewriter/InlineHeaders.h"
 
@@ -28,6 +29,31 @@ std::optional<SourcePosition> firstDirective(const model::UnitModel &Unit) {
       First = P;
   }
   return First;
+}
+
+/// Parses File (or Text as File) with Clang.  With Options.TextualFallback,
+/// a file Clang cannot parse is read by the textual front end instead, and
+/// ClangError gets Clang's first error; once it is set, the textual front
+/// end reads every later round too (Clang's error stands for the unit).
+llvm::Expected<model::UnitModel> parseUnit(llvm::StringRef File, llvm::ArrayRef<std::string> Args,
+                                           std::optional<llvm::StringRef> Text,
+                                           const RewriteOptions &Options, std::string &ClangError) {
+  if (Options.TextualOnly || !ClangError.empty())
+    return parse::parseMainFileTextually(File, Args, Text);
+  auto Unit = parse::parseMainFile(File, Args, Text);
+  if (Unit || !Options.TextualFallback)
+    return Unit;
+  llvm::Error NotParsed = Unit.takeError();
+  if (!NotParsed.isA<FrontEndError>())
+    return NotParsed;
+  auto FromTokens = parse::parseMainFileTextually(File, Args, Text);
+  if (!FromTokens) { // Clang's diagnostics explain more
+    llvm::consumeError(FromTokens.takeError());
+    return NotParsed;
+  }
+  llvm::handleAllErrors(std::move(NotParsed),
+                        [&](const FrontEndError &E) { ClangError = E.firstError(); });
+  return FromTokens;
 }
 
 } // namespace
@@ -62,7 +88,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
       return llvm::createStringError(std::errc::invalid_argument,
                                      "unit id '%s' must consist of [a-z0-9]", UnitId.c_str());
 
-  auto Unit = parse::parseMainFile(File, ClangArgs);
+  auto Unit = parseUnit(File, ClangArgs, std::nullopt, Options, Result.ClangError);
   if (!Unit)
     return Unit.takeError();
   // In the file as written (inlined headers would shift its lines).
@@ -80,11 +106,17 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
         Result.QuoteDirs.push_back(Dir);
         Args.insert(Args.end(), {"-iquote", Dir});
       }
-    auto Next = parse::parseMainFile(File, Args, llvm::StringRef(Inlined->Text));
+    // Clang's parse of the main file skips the bodies of header functions:
+    // inlined, they may hold code only GCC accepts (the textual front end
+    // then reads the unit, as for the main file's own such code).
+    auto Next = parseUnit(File, Args, llvm::StringRef(Inlined->Text), Options, Result.ClangError);
     if (!Next) {
-      llvm::consumeError(Next.takeError());
+      std::string Why = "the file does not compile with it inlined";
+      llvm::handleAllErrors(Next.takeError(), [&](const FrontEndError &E) {
+        Why = "Clang rejects its code (" + E.firstError() + ")";
+      }, [](const llvm::ErrorInfoBase &) {});
       for (model::HeaderDirectives &H : Unit->HeaderPragmas)
-        H.NotInlined = "the file does not compile with it inlined";
+        H.NotInlined = Why;
       // The unit of the earlier rounds is kept, with the directories its
       // inlined headers need.
       Result.QuoteDirs.resize(EarlierQuoteDirs);

@@ -29,6 +29,11 @@ struct RewriteOptions {
   bool KeepUntied = false;        // default: untied is removed with a one-line note (like OPARI2)
   std::vector<std::string> Disabled; // construct families not to instrument, OPARI2 --disable style
                                   // (e.g. "atomic","critical","locks","flush","sync","task",...)
+  /// When Clang cannot parse the file, read it with the textual front end
+  /// (parse/TextualParse.h) instead of failing: for a compiler that accepts
+  /// what Clang 16 rejects (GCC).  The compiler must then check the output.
+  bool TextualFallback = false;
+  bool TextualOnly = false;       // testing: always the textual front end
 };
 
 /// A place in the main file: 1-based line and column.
@@ -45,6 +50,9 @@ struct RewriteResult {
   std::optional<SourcePosition> FirstDirective; // of the OpenMP directives in the main file
   std::vector<std::string> QuoteDirs; // compile Source with `-iquote` for each (headers inlined
                                       // into it include their neighbours)
+  /// Clang's first error when the textual front end read the file instead
+  /// (RewriteOptions::TextualFallback); empty when Clang parsed it.
+  std::string ClangError;
 };
 
 /// The first line of every rewritten file; an input with this line anywhere

@@ -103,6 +103,32 @@ pid_t g_writer_process = 0;        // a fork()ed child has no writer thread: it 
 constexpr int kSignalWaitSteps = 1000;
 constexpr long kSignalWaitStepNs = 10'000'000;  // 1000 x 10 ms: at most 10 s
 
+sigset_t fatal_signals() {
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    sigaddset(&fatal, SIGINT);
+    sigaddset(&fatal, SIGTERM);
+    return fatal;
+}
+
+// SIGINT and SIGTERM blocked on this thread while in scope: the writer
+// thread never runs their handler, and the thread writing the profile at
+// exit does not wait in it for itself (the signal goes to another thread,
+// or stays pending until the profile is written).
+class FatalSignalsBlocked {
+public:
+    FatalSignalsBlocked() {
+        const sigset_t fatal = fatal_signals();
+        pthread_sigmask(SIG_BLOCK, &fatal, &previous_);
+    }
+    ~FatalSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+    FatalSignalsBlocked(const FatalSignalsBlocked&) = delete;
+    FatalSignalsBlocked& operator=(const FatalSignalsBlocked&) = delete;
+
+private:
+    sigset_t previous_;
+};
+
 void on_fatal_signal(int signal_number) {
     const int saved_errno = errno;
     const char byte = 1;
@@ -128,15 +154,13 @@ void* profile_writer(void*) {
 
 bool start_profile_writer() {
     if (::pipe2(g_writer_pipe, O_CLOEXEC) != 0) return false;
-    // The thread inherits this mask: the handler never runs on it.
-    sigset_t blocked, previous;
-    sigemptyset(&blocked);
-    sigaddset(&blocked, SIGINT);
-    sigaddset(&blocked, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
     pthread_t thread;
-    const int started = pthread_create(&thread, nullptr, profile_writer, nullptr);
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    int started = 0;
+    {
+        // The thread inherits this mask: the handler never runs on it.
+        const FatalSignalsBlocked blocked;
+        started = pthread_create(&thread, nullptr, profile_writer, nullptr);
+    }
     if (started != 0) {
         ::close(g_writer_pipe[0]);
         ::close(g_writer_pipe[1]);
@@ -223,17 +247,17 @@ model::Profile finished_profile(const core::Measurement& measurement, const conf
 }
 
 void finalise() {
+    const FatalSignalsBlocked blocked;
     Phase expected = Phase::Active;
     if (!g_phase.compare_exchange_strong(expected, Phase::Finalising)) return;
     g_gate.store(nullptr, std::memory_order_release);
     // Runs from atexit and signal handlers: nothing may escape, the
     // application's exit status is not ours to change.
     try {
-        // Regions still open on any thread count up to now.  Events in
-        // flight when the gate closed take well under a microsecond.
+        // Regions still open on any thread count up to now, closed once the
+        // events in flight when the gate closed have ended.
         const core::Ticks end = g_measurement->now();
-        timespec settle{0, 1'000'000};
-        ::nanosleep(&settle, nullptr);
+        g_measurement->stop();
         g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
         const model::Profile profile = finished_profile(*g_measurement, config);
@@ -248,13 +272,24 @@ void finalise() {
             messages.push_back("ompp: OMPP_CONTROLFLOW_DOT: libompp writes no .cfg.dot any more; "
                                "'ompp-view cfg <profile>.ompp.json -o cfg.dot' draws the graph from the JSON profile");
         }
-        const auto paths = writers::write_reports(request, writers::to_text(profile, analyses::text_sections(profile)),
-                                                  writers::to_json(profile).dump(1, ' ', false,
-                                                                                 nlohmann::json::error_handler_t::replace),
-                                                  messages);
+        // One after the other, so that the JSON document (several times the
+        // size of its text) is gone before the text report is built.
+        const std::string json =
+            writers::to_json(profile).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+        const std::string text = writers::to_text(profile, analyses::text_sections(profile));
+        const auto paths = writers::write_reports(request, text, json, messages);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());
+            // Warnings are counted per thread and reason while measuring and
+            // told once, here; the report lists them.
+            if (!profile.warnings.empty()) {
+                std::uint64_t occurrences = 0;
+                for (const auto& warning : profile.warnings) occurrences += warning.occurrences;
+                std::fprintf(stderr, "ompp: %zu kind(s) of warning, %llu in all (unbalanced events, regions left "
+                             "open, ...); see \"ompp Warnings\" in the report\n",
+                             profile.warnings.size(), static_cast<unsigned long long>(occurrences));
+            }
         }
     } catch (const std::exception& error) {
         std::fprintf(stderr, "ompp: could not write the profile: %s\n", error.what());

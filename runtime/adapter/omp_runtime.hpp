@@ -42,4 +42,12 @@ inline std::uint64_t thread_identity(int level) {
     return key;
 }
 
+// The team position of a worker thread at `level`, under which its state is
+// recycled when its OS thread ends (core::Measurement::this_worker); 0, no
+// recycling, for the initial thread and without an OpenMP runtime, where
+// the position is not known.
+inline std::uint64_t team_position(int level) {
+    return level > 0 && omp_get_ancestor_thread_num != nullptr ? thread_identity(level) : 0;
+}
+
 }  // namespace ompp::adapter

@@ -181,10 +181,14 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
     // A team of one has no workers to find the fork: no key, nothing published.
-    const bool alone = if_clause == 0 || num_threads == 1 || ompp::adapter::nesting_exhausted();
+    // num_threads is the instrumenter's estimate (omp_get_max_threads()), not
+    // the construct's num_threads clause, which is not evaluated twice: at
+    // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
+    // false if clause or exhausted nesting make a team of one for sure.
+    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
     thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
                 alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                alone ? 1U : static_cast<std::uint32_t>(std::max(num_threads, 0)));
+                alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0));
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
@@ -195,7 +199,8 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
     if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
     const std::uint64_t forker =
         ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
-    m->this_thread().parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
+    ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
+    thread.parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
@@ -252,14 +257,16 @@ OMPP_API void POMP2_Sections_exit(POMP2_Region_handle* h) { exit(h, K::Sections)
 // native mode may give a section its own handle (its own node).
 OMPP_API void POMP2_Section_begin(POMP2_Region_handle* h, const char ctc[]) {
     if (region_of(h, ctc, K::Section).info.kind == K::Section) {
-        enter(h, ctc, K::Section);
+        on_region(h, ctc, K::Section,
+                  [](ThreadState& t, const RegionRecord& r, auto now) { t.section_begin(r, now); });
     } else {
         begin_body(h, K::Sections);
     }
 }
 OMPP_API void POMP2_Section_end(POMP2_Region_handle* h) {
     if (region_of(h, nullptr, K::Section).info.kind == K::Section) {
-        exit(h, K::Section);
+        on_region(h, nullptr, K::Section,
+                  [](ThreadState& t, const RegionRecord& r, auto now) { t.section_end(r, now); });
     } else {
         end_body(h, K::Sections);
     }

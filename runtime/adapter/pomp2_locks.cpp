@@ -10,9 +10,14 @@
 // OpenMP 2.5's, with another lock layout and other nesting semantics.
 #include <dlfcn.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
+#include <utility>
+
+#include <pomp2/pomp2_ompp.h>
 
 #include "adapter/lifecycle.hpp"
 #include "core/region_registry.hpp"
@@ -45,10 +50,29 @@ using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::model::RegionKind;
 
-// One LOCK region per lock object; the per-thread cache keeps the registry's
-// mutex off the lock path after a thread's first use of a lock.
+// The site of the next lock this thread initialises (POMP2_Lock_init_site).
+thread_local const RegionRecord* t_init_site = nullptr;
+// Bumped by every named init: a lock address may be reused for a lock of
+// another site, so the threads' caches start afresh.
+std::atomic<std::uint64_t> g_lock_sites_epoch{0};
+
+void name_initialised_lock(const void* lock) {
+    const RegionRecord* site = std::exchange(t_init_site, nullptr);
+    if (site == nullptr) return;
+    ompp::core::RegionRegistry::instance().bind_lock(lock, *site);
+    g_lock_sites_epoch.fetch_add(1, std::memory_order_release);
+}
+
+// One LOCK region per init site (or, for a lock initialised without one,
+// per lock object); the per-thread cache keeps the registry's mutex off the
+// lock path after a thread's first use of a lock.
 const RegionRecord& lock_region(const void* lock) {
     thread_local std::unordered_map<const void*, const RegionRecord*> cache;
+    thread_local std::uint64_t cache_epoch = 0;
+    if (const auto epoch = g_lock_sites_epoch.load(std::memory_order_acquire); epoch != cache_epoch) [[unlikely]] {
+        cache.clear();
+        cache_epoch = epoch;
+    }
     auto [it, inserted] = cache.try_emplace(lock, nullptr);
     if (inserted) it->second = &ompp::core::RegionRegistry::instance().lock(lock);
     return *it->second;
@@ -97,9 +121,14 @@ int measured_test(void* lock, Try attempt) {
 
 extern "C" {
 
+OMPP_API void POMP2_Lock_init_site(POMP2_Region_handle* handle, const char ctc[]) {
+    t_init_site = &ompp::core::RegionRegistry::resolve(handle, ctc, RegionKind::Lock);
+}
+
 OMPP_API void POMP2_Init_lock(void* s) {
     static const auto init = omp_function<LockFn>("omp_init_lock");
     init(s);
+    name_initialised_lock(s);
 }
 OMPP_API void POMP2_Destroy_lock(void* s) {
     static const auto destroy = omp_function<LockFn>("omp_destroy_lock");
@@ -120,6 +149,7 @@ OMPP_API int POMP2_Test_lock(void* s) {
 OMPP_API void POMP2_Init_nest_lock(void* s) {
     static const auto init = omp_function<LockFn>("omp_init_nest_lock");
     init(s);
+    name_initialised_lock(s);
 }
 OMPP_API void POMP2_Destroy_nest_lock(void* s) {
     static const auto destroy = omp_function<LockFn>("omp_destroy_nest_lock");
@@ -144,6 +174,7 @@ OMPP_API void POMP2_Init_lock_with_hint(void* s, int hint) {
     static const auto init = reinterpret_cast<HintLockFn>(dlsym(RTLD_DEFAULT, "omp_init_lock_with_hint"));
     if (init != nullptr) {
         init(s, hint);
+        name_initialised_lock(s);
     } else {
         POMP2_Init_lock(s);
     }
@@ -152,6 +183,7 @@ OMPP_API void POMP2_Init_nest_lock_with_hint(void* s, int hint) {
     static const auto init = reinterpret_cast<HintLockFn>(dlsym(RTLD_DEFAULT, "omp_init_nest_lock_with_hint"));
     if (init != nullptr) {
         init(s, hint);
+        name_initialised_lock(s);
     } else {
         POMP2_Init_nest_lock(s);
     }

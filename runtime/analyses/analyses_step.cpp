@@ -11,6 +11,7 @@
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/overheads/overheads_report.hpp"
 #include "analyses/properties/properties.hpp"
+#include "analyses/summary/summary.hpp"
 #include "counters/counters.hpp"
 #include "analyses/snapshots/snapshots.hpp"
 
@@ -105,13 +106,15 @@ void run_analyses(model::Profile& profile, const config::Config&) {
     if (profile.final_report) profile.invariant_violations = check_invariants(profile);
 }
 
-std::string text_sections(const model::Profile& profile) {
-    std::string out;
+model::AnalysesText text_sections(const model::Profile& profile) {
+    model::AnalysesText text;
+    append_summary(text.summary, profile);
+    std::string& out = text.sections;
     append_overhead_report(out, profile);
     append_properties_report(out, profile);
     append_control_flow_report(out, profile);
     snapshots::append_snapshot_report(out, profile);
-    return out;
+    return text;
 }
 
 }  // namespace ompp::analyses

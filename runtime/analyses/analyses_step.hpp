@@ -14,6 +14,7 @@
 #include "config/options.hpp"
 #include "core/measurement.hpp"
 #include "model/profile.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::analyses {
 
@@ -28,8 +29,9 @@ void on_user_snapshot(core::Measurement& measurement, std::string_view label);
 // results (overheads, properties, snapshots, counter names), added here.
 void run_analyses(model::Profile& profile, const config::Config& config);
 
-// The analyses' sections of the text report, which the adapter hands to
+// The analyses' parts of the text report - the summary (summary/) that opens
+// it and the sections after the runtime's - which the adapter hands to
 // writers::to_text (writers do not call the analyses).
-std::string text_sections(const model::Profile& profile);
+model::AnalysesText text_sections(const model::Profile& profile);
 
 }  // namespace ompp::analyses

@@ -12,9 +12,9 @@ int to_int(std::string_view text) {
     return value;
 }
 
-// The instrumenter writes '*' (the field separator) in a file name as "%2A"
-// and '%' as "%25" (instrumenter/plan/Ctc.cpp).
-std::string decode_file_name(std::string_view text) {
+// The instrumenter writes '*' (the field separator) in a file or function
+// name as "%2A" and '%' as "%25" (instrumenter/plan/Ctc.cpp).
+std::string decode_escaped(std::string_view text) {
     std::string name;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const std::string_view rest = text.substr(i);
@@ -36,16 +36,16 @@ model::SourceRange parse_location(std::string_view text) {
     model::SourceRange range;
     const auto last_colon = text.rfind(':');
     if (last_colon == std::string_view::npos) {
-        range.file = decode_file_name(text);
+        range.file = decode_escaped(text);
         return range;
     }
     const auto first_colon = text.rfind(':', last_colon - 1);
     if (first_colon == std::string_view::npos || last_colon == 0) {
-        range.file = decode_file_name(text.substr(0, last_colon));
+        range.file = decode_escaped(text.substr(0, last_colon));
         range.first_line = range.last_line = to_int(text.substr(last_colon + 1));
         return range;
     }
-    range.file = decode_file_name(text.substr(0, first_colon));
+    range.file = decode_escaped(text.substr(0, first_colon));
     range.first_line = to_int(text.substr(first_colon + 1, last_colon - first_colon - 1));
     range.last_line = to_int(text.substr(last_colon + 1));
     return range;
@@ -76,6 +76,10 @@ std::optional<CtcInfo> parse_ctc(std::string_view ctc) {
             info.block_end = parse_location(value);
         } else if (key == "criticalName" || key == "userRegionName") {
             info.name = std::string(value);
+        } else if (key == "lockName") {
+            info.name = decode_escaped(value);
+        } else if (key == "function") {
+            info.function = decode_escaped(value);
         } else if (key == "numSections") {
             info.num_sections = to_int(value);
         } else if (key.starts_with("has")) {

@@ -3,7 +3,8 @@
 //   "<len>*regionType=<t>*sscl=<file>:<l1>:<l2>*escl=<file>:<l1>:<l2>*[key=value*]...*"
 //
 // Keys understood: regionType, sscl, escl, criticalName, userRegionName,
-// numSections, has<Clause> (kept as clause names).  Unknown keys are ignored,
+// lockName, numSections, function (ompp's: the enclosing function), has<Clause> (kept
+// as clause names).  Unknown keys are ignored,
 // as pomp2_ompp.h promises; the length prefix is not trusted.
 #pragma once
 
@@ -20,7 +21,8 @@ struct CtcInfo {
     std::string region_type;          // as spelled in the string
     model::SourceRange directive;     // sscl
     model::SourceRange block_end;     // escl
-    std::optional<std::string> name;  // criticalName / userRegionName
+    std::optional<std::string> name;  // criticalName / userRegionName / lockName
+    std::optional<std::string> function;
     int num_sections = 0;
     bool untied = false;
     std::vector<std::string> clauses;  // "has" keys without the prefix, e.g. "Nowait"

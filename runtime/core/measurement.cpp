@@ -1,11 +1,29 @@
 #include "core/measurement.hpp"
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace ompp::core {
 namespace {
 
 std::atomic<std::uint64_t> g_next_generation{1};
+
+// How long stop() waits for a thread's event in flight to end.
+constexpr std::chrono::milliseconds kEventDrainLimit{200};
+
+// Expedited membarrier lets stop() fence every running thread at once, so
+// that events need only a compiler barrier; false where the kernel (or a
+// sandbox) lacks it.
+bool register_membarrier() {
+    const long commands = ::syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    return commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+           ::syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
 
 std::uint64_t mix(std::uint64_t key) {
     // splitmix64 finaliser: spreads ancestor tuples over the table.
@@ -18,6 +36,33 @@ std::uint64_t mix(std::uint64_t key) {
 }  // namespace
 
 __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec"))) = {0, nullptr};
+
+namespace {
+
+// Destroyed as its OS thread ends: parks the thread's state under its team
+// position if the state can be carried on (see ThreadState::recyclable).
+struct ThreadExitHook {
+    std::weak_ptr<ParkedThreads> parked;
+    ThreadState* state = nullptr;
+    std::uint64_t team_position = 0;
+    void watch(const std::shared_ptr<ParkedThreads>& threads, ThreadState* thread, std::uint64_t position) {
+        parked = threads;
+        state = thread;
+        team_position = position;
+    }
+    ~ThreadExitHook() {
+        const auto threads = parked.lock();
+        if (threads == nullptr || state == nullptr) return;
+        // Under the lock: the finalising thread closes open regions under it.
+        std::lock_guard lock(threads->mutex);
+        if (!state->recyclable()) return;
+        t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
+        threads->by_position[team_position].push_back(state);
+    }
+};
+thread_local ThreadExitHook t_exit_hook;
+
+}  // namespace
 
 const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
     const std::size_t start = mix(key) % kSlots;
@@ -64,8 +109,9 @@ ForkRecord ForkTable::find(std::uint64_t key) const {
 Measurement::Measurement(Clock clock, std::uint32_t max_depth)
     : clock_(clock),
       start_(clock_.now()),
-      max_depth_(std::max<std::uint32_t>(max_depth, 1)),
-      generation_(g_next_generation.fetch_add(1)) {}
+      max_depth_(std::clamp<std::uint32_t>(max_depth, 1, kMaxOpenFrames)),
+      generation_(g_next_generation.fetch_add(1)),
+      asymmetric_fence_(register_membarrier()) {}
 
 Measurement::~Measurement() = default;
 
@@ -74,7 +120,25 @@ void Measurement::set_counter_reader_factory(CounterReaderFactory factory) {
     counter_factory_ = std::move(factory);
 }
 
-ThreadState& Measurement::attach_this_thread() {
+ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
+    ThreadState* state = team_position != kNoTeamPosition ? take_parked(team_position) : nullptr;
+    if (state == nullptr) state = &add_thread();
+    t_binding = ThreadBinding{generation_, state};
+    // Parked again when this thread ends.
+    if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
+    return *state;
+}
+
+ThreadState* Measurement::take_parked(std::uint64_t team_position) {
+    std::lock_guard lock(parked_->mutex);
+    const auto it = parked_->by_position.find(team_position);
+    if (it == parked_->by_position.end() || it->second.empty()) return nullptr;
+    ThreadState* state = it->second.back();
+    it->second.pop_back();
+    return state;
+}
+
+ThreadState& Measurement::add_thread() {
     std::unique_ptr<CounterReader> counters;
     std::unique_lock lock(threads_mutex_);
     if (counter_factory_) {
@@ -84,9 +148,7 @@ ThreadState& Measurement::attach_this_thread() {
         lock.lock();
     }
     const auto id = static_cast<std::uint32_t>(threads_.size());
-    threads_.push_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
-    t_binding = ThreadBinding{generation_, threads_.back().get()};
-    return *threads_.back();
+    return *threads_.emplace_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
 }
 
 void Measurement::note_team_size(std::uint32_t size) {
@@ -95,9 +157,31 @@ void Measurement::note_team_size(std::uint32_t size) {
     }
 }
 
+void Measurement::stop() {
+    stopped_.store(true, std::memory_order_relaxed);
+    // Pairs with order_event_start(): every thread either shows its event in
+    // flight now or sees stopped() in that event.
+    if (!asymmetric_fence_ || ::syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+    std::lock_guard lock(threads_mutex_);
+    // An event takes well under a microsecond; a thread that stays inside
+    // one was interrupted there (the signal being handled).
+    const auto deadline = std::chrono::steady_clock::now() + kEventDrainLimit;
+    interrupted_threads_.clear();
+    for (const auto& thread : threads_) {
+        while (!thread->quiescent() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+        if (!thread->quiescent()) interrupted_threads_.push_back(thread->id());
+    }
+}
+
 void Measurement::close_open_regions(Ticks now) {
     std::lock_guard lock(threads_mutex_);
-    for (const auto& thread : threads_) thread->close_open_regions(now);
+    std::lock_guard parking(parked_->mutex);  // no thread parks its state meanwhile
+    for (const auto& thread : threads_) {
+        if (std::find(interrupted_threads_.begin(), interrupted_threads_.end(), thread->id()) ==
+            interrupted_threads_.end())
+            thread->close_open_regions(now);
+    }
 }
 
 void Measurement::for_each_thread(const std::function<void(const ThreadState&)>& visit) const {

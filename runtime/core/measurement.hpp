@@ -3,9 +3,20 @@
 // the step that turns everything measured into a model::Profile.
 //
 // Each thread reaches its ThreadState through a thread-local pointer; the
-// registry lock is taken only when a thread is first seen (and by readers that
-// list the threads).  Several Measurements may exist one after another (tests);
-// a thread's binding is tagged with the Measurement's generation.
+// registry lock is taken only when a thread is first seen or ends (and by
+// readers that list the threads).  Several Measurements may exist one after
+// another (tests); a thread's binding is tagged with the Measurement's
+// generation.
+//
+// Thread state is recycled by team position: libgomp starts new OS threads
+// for every nested team, and each would otherwise keep its state (~90 KB)
+// to the end.  A worker thread that ends with nothing open parks its state
+// under its team position (its ancestor thread numbers); the next new
+// thread at that position carries on with it, under the same thread id, as
+// the report presents threads.  Two threads at one team position never run
+// at once (the team that held it was joined before the next was forked), so
+// a recycled state's visits never overlap in time.  Parked states stay in
+// the registry: readers see them as before, nothing is ever freed.
 #pragma once
 
 #include <array>
@@ -14,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -59,6 +71,14 @@ struct ThreadBinding {
 };
 extern __thread ThreadBinding t_binding __attribute__((tls_model("initial-exec")));
 
+// States of ended worker threads by team position, for the next new thread
+// there.  Shared with the threads' exit hooks, which may run after the
+// Measurement is gone (then they find it expired).
+struct ParkedThreads {
+    std::mutex mutex;
+    std::unordered_map<std::uint64_t, std::vector<ThreadState*>> by_position;
+};
+
 // Call paths deeper than this fold (see ThreadState::push): the default of
 // OMPP_MAX_DEPTH.
 inline constexpr std::uint32_t kDefaultMaxDepth = 50;
@@ -72,7 +92,15 @@ public:
 
     ThreadState& this_thread() {
         if (t_binding.generation == generation_) [[likely]] return *t_binding.state;
-        return attach_this_thread();
+        return attach_this_thread(kNoTeamPosition);
+    }
+    // The same for a thread that begins a parallel region as a worker:
+    // `team_position()` gives its position key (0: unknown), asked only
+    // when the thread is first seen, to carry on with a parked state.
+    template <typename TeamPositionKey>
+    ThreadState& this_worker(TeamPositionKey&& team_position) {
+        if (t_binding.generation == generation_) [[likely]] return *t_binding.state;
+        return attach_this_thread(team_position());
     }
     Ticks now() const { return clock_.now(); }
     const Clock& clock() const { return clock_; }
@@ -91,9 +119,29 @@ public:
     void note_team_size(std::uint32_t size);
     std::uint32_t max_team_size() const { return max_team_size_.load(std::memory_order_relaxed); }
 
-    // Program end, after events stopped being recorded: closes every
-    // thread's open regions at `now` (ThreadState::close_open_regions).
+    // Program end.  stop(): from now on every event is refused, and events
+    // in flight are waited for (each thread's EventScope; bounded, never a
+    // sleep); close_open_regions(): then closes every thread's open regions
+    // at `now` (ThreadState::close_open_regions).  A thread still inside an
+    // event after the bound (interrupted there by the signal being handled)
+    // keeps its regions open, and the profile says so in a warning.
+    void stop();
     void close_open_regions(Ticks now);
+    bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+    std::vector<std::uint32_t> interrupted_threads() const {
+        std::lock_guard lock(threads_mutex_);
+        return interrupted_threads_;
+    }
+    // Start of every event, between counting it in flight and reading
+    // stopped(): with membarrier, stop() does the fencing for both sides and
+    // this is only a compiler barrier; without it, a full fence.
+    void order_event_start() const {
+        if (asymmetric_fence_) [[likely]] {
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+        } else {
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+        }
+    }
 
     // Read-only traversal of every thread's tree, safe while threads measure.
     void for_each_thread(const std::function<void(const ThreadState&)>& visit) const;
@@ -103,17 +151,24 @@ public:
     model::Profile build_profile() const;
 
 private:
-    ThreadState& attach_this_thread();
+    static constexpr std::uint64_t kNoTeamPosition = 0;
+    ThreadState& attach_this_thread(std::uint64_t team_position);
+    ThreadState* take_parked(std::uint64_t team_position);
+    ThreadState& add_thread();
 
     Clock clock_;
     Ticks start_;
     const std::uint32_t max_depth_;
     const std::uint64_t generation_;
+    const bool asymmetric_fence_;  // membarrier(PRIVATE_EXPEDITED) registered
+    alignas(64) std::atomic<bool> stopped_{false};
+    std::vector<std::uint32_t> interrupted_threads_;  // still in an event at stop(); guarded by threads_mutex_
     ForkTable forks_;
     std::atomic<std::uint32_t> max_team_size_{1};
     mutable std::mutex threads_mutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;
     CounterReaderFactory counter_factory_;
+    std::shared_ptr<ParkedThreads> parked_ = std::make_shared<ParkedThreads>();
 };
 
 }  // namespace ompp::core

@@ -3,9 +3,13 @@
 // under the node where their team was forked, task trees under the root.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <fmt/format.h>
 
 #include "core/measurement.hpp"
 
@@ -337,12 +341,34 @@ private:
     std::unordered_map<std::string, std::size_t> index_;
 };
 
+// The deepest directory holding every absolute region file, with its
+// trailing '/'; empty when there are none (files compiled by relative names
+// are short already).  One file: its directory.
+std::string common_source_directory(const std::vector<model::Region>& regions) {
+    std::optional<std::string> common;
+    for (const model::Region& region : regions) {
+        for (const std::string* file : {&region.directive.file, &region.block_end.file}) {
+            if (!file->starts_with('/')) continue;
+            const std::string directory = file->substr(0, file->rfind('/') + 1);
+            if (!common) {
+                common = directory;
+                continue;
+            }
+            const auto mismatch = std::mismatch(common->begin(), common->end(), directory.begin(), directory.end());
+            common->erase(mismatch.first, common->end());
+            common->erase(common->rfind('/') + 1);  // a whole directory
+        }
+    }
+    return common && *common != "/" ? *common : "";
+}
+
 }  // namespace
 
 model::Profile Measurement::build_profile() const {
     model::Profile profile;
     const RegionRegistry& registry = RegionRegistry::instance();
     profile.regions = registry.regions();
+    profile.source_root = common_source_directory(profile.regions);
     std::vector<const ThreadState*> threads;
     for_each_thread([&](const ThreadState& thread) { threads.push_back(&thread); });
     const double seconds_per_tick = clock_.seconds_per_tick();
@@ -355,6 +381,13 @@ model::Profile Measurement::build_profile() const {
     for (const ThreadState* thread : threads) {
         profile.threads_info.push_back({thread->id(), thread->team_level(), thread->parent_thread()});
         for (const model::Warning& warning : thread->warnings()) warnings.add(warning);
+    }
+    for (const std::uint32_t thread : interrupted_threads()) {
+        model::Warning warning;
+        warning.text = fmt::format("thread {} was inside an event when the program ended (interrupted by the "
+                                   "signal?); its open regions are not closed and count up to its last event",
+                                   thread);
+        warnings.add(warning);
     }
     for (const std::string& problem : registry.problems()) {
         model::Warning warning;

@@ -51,6 +51,7 @@ const RegionRecord& RegionRegistry::register_handle(void** handle, const char* c
         model::Region info;
         info.kind = *kind;
         info.name = parsed->name;
+        info.function = parsed->function;
         info.directive = parsed->directive;
         info.block_end = parsed->block_end;
         record = &intern(std::string(ctc_content(ctc)), info, parsed->untied || parsed->region_type == "taskuntied");
@@ -118,8 +119,14 @@ const RegionRecord& RegionRegistry::register_user_region(std::string_view name, 
     return record;
 }
 
+void RegionRegistry::bind_lock(const void* lock_address, const RegionRecord& site) {
+    std::lock_guard lock(mutex_);
+    lock_sites_[lock_address] = &site;
+}
+
 const RegionRecord& RegionRegistry::lock(const void* lock_address) {
     std::lock_guard lock(mutex_);
+    if (auto site = lock_sites_.find(lock_address); site != lock_sites_.end()) return *site->second;
     model::Region info;
     info.kind = model::RegionKind::Lock;
     info.name = fmt::format("lock {}", lock_address);
@@ -130,7 +137,11 @@ std::vector<model::Region> RegionRegistry::regions() const {
     std::lock_guard lock(mutex_);
     std::vector<model::Region> out;
     out.reserve(records_.size());
-    for (const auto& record : records_) out.push_back(record.info);
+    for (const auto& record : records_) {
+        model::Region& region = out.emplace_back(record.info);
+        if (const int end = record.end_line.load(std::memory_order_relaxed); end > 0)
+            region.block_end.first_line = region.block_end.last_line = end;
+    }
     return out;
 }
 

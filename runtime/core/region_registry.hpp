@@ -27,6 +27,15 @@ namespace ompp::core {
 struct RegionRecord {
     model::Region info;
     bool untied = false;
+    // User regions named at run time: the line of their first end in the
+    // begin's file (POMP2_USER_End_named), set once; 0 until then.
+    mutable std::atomic<int> end_line{0};
+
+    void note_end(std::string_view file, int line) const {
+        int unknown = 0;
+        if (line > 0 && end_line.load(std::memory_order_relaxed) == 0 && file == info.directive.file)
+            end_line.compare_exchange_strong(unknown, line, std::memory_order_relaxed);
+    }
 };
 
 // Name -> user region, read without locks: slots are only ever filled
@@ -73,6 +82,9 @@ public:
         return register_user_region(name, file, line);
     }
     const RegionRecord& lock(const void* lock_address);
+    // The lock at this address was initialised at `site` (a LOCK region
+    // from POMP2_Lock_init_site): lock() gives that region from now on.
+    void bind_lock(const void* lock_address, const RegionRecord& site);
 
     std::vector<model::Region> regions() const;
     // Problems met while registering (unparseable CTC strings), for the profile.
@@ -86,6 +98,7 @@ private:
     mutable std::mutex mutex_;
     std::deque<RegionRecord> records_;  // stable addresses
     std::unordered_map<std::string, const RegionRecord*> by_key_;
+    std::unordered_map<const void*, const RegionRecord*> lock_sites_;
     std::vector<std::string> problems_;
     NameTable user_regions_;
 };

@@ -165,6 +165,12 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 
 __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, NodeKind kind,
                                                           const RegionRecord& region, Ticks now, const Node* fork_origin) {
+    if (context.frames.size() >= kMaxOpenFrames) [[unlikely]] {
+        ++context.dropped_levels;
+        frames_dropped_.store(frames_dropped_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        overflow_frame_ = Frame(fold_point(context), now, context.suspended_total);
+        return overflow_frame_;
+    }
     Frame& frame = push_under(context, fold_point(context), kind, region, now, fork_origin);
     frame.folded = true;
     Node* node = frame.node;
@@ -259,13 +265,22 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
+[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
+    : in_flight_(thread.events_in_flight_) {
+    in_flight_.store(in_flight_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    thread.measurement_.order_event_start();
+    refused_ = thread.measurement_.stopped();
+}
+
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     push(*current_, kind, region, now);
 }
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
@@ -278,7 +293,8 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
 }
 
 void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
@@ -289,7 +305,8 @@ void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::end_body(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
@@ -301,12 +318,46 @@ void ThreadState::end_body(const RegionRecord& region, Ticks now) {
     frame->body_done = true;
 }
 
+namespace {
+
+// The sections construct a section's own region runs in: the frame below it.
+Frame* enclosing_sections(std::vector<Frame>& frames) {
+    if (frames.empty()) return nullptr;
+    const RegionRecord* region = frames.back().node->region;
+    const bool sections = region != nullptr && (region->info.kind == RegionKind::Sections ||
+                                                region->info.kind == RegionKind::ParallelSections);
+    return sections && frames.back().node->kind == NodeKind::Region ? &frames.back() : nullptr;
+}
+
+}  // namespace
+
+void ThreadState::section_begin(const RegionRecord& section, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    if (Frame* sections = enclosing_sections(current_->frames)) sections->phase_mark = now;
+    enter(section, now);
+}
+
+void ThreadState::section_end(const RegionRecord& section, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
+    exit(section, now);
+    if (Frame* sections = enclosing_sections(current_->frames)) {
+        sections->node->metrics.body.add(elapsed(sections->phase_mark, now));
+        sections->node->metrics.body_count.add(1);
+        sections->phase_mark = now;
+    }
+}
+
 void ThreadState::exit_named(std::string_view name, std::string_view file, int line, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     const auto& frames = current_->frames;
     for (std::size_t i = frames.size(); i-- > 0;) {
         const RegionRecord* region = frames[i].node->region;
         if (frames[i].node->kind == NodeKind::Region && region != nullptr &&
             region->info.kind == RegionKind::UserRegion && region->info.name && *region->info.name == name) {
+            region->note_end(file, line);
             exit(*region, now);
             return;
         }
@@ -317,7 +368,8 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
 }
 
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
@@ -340,7 +392,8 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext& context = *current_;
     if (!context.frames.empty()) {
         Frame& top = context.frames.back();
@@ -390,7 +443,8 @@ __attribute__((noinline)) void ThreadState::finish_cpu_sample(Frame& frame, Tick
 }
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
@@ -414,7 +468,8 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
@@ -438,15 +493,19 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
 }
 
 void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
-    const EventEnd end = event_end();
-    Node* node = push(*current_, NodeKind::Region, region, called).node;
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    const Frame& frame = push(*current_, NodeKind::Region, region, called);
+    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return;
+    Node* node = frame.node;
     node->metrics.enter.add(elapsed(called, acquired));
     pop(*current_, acquired);
     held_locks_.push_back({&region, node, acquired});
 }
 
 void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
         if (it->region != &region) continue;
         it->node->metrics.body.add(elapsed(it->acquired, called));
@@ -456,6 +515,11 @@ void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks 
         return;
     }
     // Acquired while measurement was off: nothing to attribute.
+}
+
+TaskHandle ThreadState::current_task() {
+    const EventScope event(*this);
+    return event.refused() ? 0 : current_->handle;
 }
 
 TaskHandle ThreadState::new_task_handle() {
@@ -491,7 +555,8 @@ void ThreadState::switch_to(TaskContext& target, Ticks now) {
 }
 
 void ThreadState::resume(TaskHandle task, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     if (current_->handle == task) [[likely]] return;
     if (implicit_->handle == task) {
         switch_to(*implicit_, now);
@@ -508,7 +573,8 @@ void ThreadState::resume(TaskHandle task, Ticks now) {
 }
 
 void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
     instance->region = &region;
@@ -529,7 +595,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
 }
 
 void ThreadState::task_end(const RegionRecord& region, Ticks now) {
-    const EventEnd end = event_end();
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
@@ -565,7 +632,6 @@ void ThreadState::retire(TaskContext* instance) {
 }
 
 void ThreadState::close_open_regions(Ticks now) {
-    (void)published_.load(std::memory_order_acquire);
     constexpr std::string_view kWhy = "still open at program end; closed then";
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.
@@ -598,8 +664,19 @@ void ThreadState::warn(const RegionRecord* region, std::string text) {
 }
 
 std::vector<model::Warning> ThreadState::warnings() const {
-    std::lock_guard lock(warnings_mutex_);
-    return warnings_;
+    std::vector<model::Warning> warnings;
+    {
+        std::lock_guard lock(warnings_mutex_);
+        warnings = warnings_;
+    }
+    if (const std::uint64_t dropped = frames_dropped_.load(std::memory_order_relaxed); dropped > 0) {
+        warnings.push_back({fmt::format("region entries more than {} regions deep on one thread were not recorded "
+                                        "(the bound of a thread's open regions; their time counts in the enclosing "
+                                        "regions)",
+                                        kMaxOpenFrames),
+                            std::nullopt, dropped});
+    }
+    return warnings;
 }
 
 }  // namespace ompp::core

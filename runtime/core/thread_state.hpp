@@ -81,6 +81,9 @@ struct TaskContext {
     bool suspended = false;
     CounterValues counters_suspended_total{};
     CounterValues counters_suspended_since{};
+    // Entries beyond kMaxOpenFrames not pushed (ThreadState::push_folded):
+    // the exits that match them are absorbed, newest first.
+    std::uint64_t dropped_levels = 0;
     TaskContext* next_free = nullptr;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
@@ -107,6 +110,11 @@ private:
     std::size_t size_ = 0;
 };
 
+// The bound of one task's frame stack (about 12 MB): deeper entries (a
+// recursion far past OMPP_MAX_DEPTH, where they fold anyway) are counted
+// and not recorded.  OMPP_MAX_DEPTH is capped at it.
+inline constexpr std::size_t kMaxOpenFrames = std::size_t{1} << 17;
+
 class ThreadState {
 public:
     ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters);
@@ -123,6 +131,11 @@ public:
     // exitT), single (singleT, singleC), sections (sectT, sectC).
     void begin_body(const RegionRecord& region, Ticks now);
     void end_body(const RegionRecord& region, Ticks now);
+    // A section with a region of its own (ompp's native instrumentation):
+    // a child node of its sections construct, whose sectT and sectC count it
+    // as OPARI2's shared-handle sections do.
+    void section_begin(const RegionRecord& section, Ticks now);
+    void section_end(const RegionRecord& section, Ticks now);
     // POMP2_USER_End_named: the innermost open user region with this name.
     void exit_named(std::string_view name, std::string_view file, int line, Ticks now);
 
@@ -142,7 +155,9 @@ public:
 
     // Tasks.  Scheduling points store current_task() in the instrumented
     // code's old-task variable on entry and pass it to resume() on exit.
-    TaskHandle current_task() const { return current_->handle; }
+    // An event of its own: the finaliser may be resetting the task contexts
+    // (after program end it is 0, and the resume it is passed to is refused).
+    TaskHandle current_task();
     TaskHandle new_task_handle();
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
@@ -153,6 +168,9 @@ public:
     // region.  Called by the finalising thread for every thread once events
     // are no longer recorded (see Measurement::close_open_regions).
     void close_open_regions(Ticks now);
+    // Finaliser, after Measurement::stop(): whether the thread's last event
+    // is over (its open regions may then be closed).
+    bool quiescent() const { return events_in_flight_.load(std::memory_order_acquire) == 0; }
 
     // Read side (any thread).
     const Node& root() const { return *root_; }
@@ -162,6 +180,12 @@ public:
     // Owner only (or after the thread stopped): memory in use.
     std::size_t live_nodes() const { return nodes_.live(); }
     std::size_t open_frames() const { return current_->frames.size(); }
+    // Owner only, as its OS thread ends: nothing open and no counter reader
+    // (which belongs to one OS thread), so another thread may carry on.
+    bool recyclable() const {
+        return counters_ == nullptr && current_ == &implicit_main_ && implicit_main_.frames.empty() &&
+               active_.empty() && held_locks_.empty();
+    }
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
@@ -200,19 +224,37 @@ private:
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);
+    // An entry dropped at the frame bound: its exit, body phases and
+    // parallel end are absorbed (newest first), not matched against frames.
+    bool in_dropped_frame() const { return current_->dropped_levels > 0; }
+    bool absorb_dropped_exit() {
+        if (current_->dropped_levels == 0) [[likely]] return false;
+        --current_->dropped_levels;
+        return true;
+    }
     // A finished instance: its context is recycled.
     void retire(TaskContext* instance);
     void warn(const RegionRecord* region, std::string text);
     void read_counters(CounterValues& values) { counters_->read(values); }
 
-    // Every event ends with one release store (no read-modify-write) that
-    // the finalising thread acquires before it closes this thread's open
-    // regions, so it sees everything the thread did up to its last event.
-    struct EventEnd {
-        std::atomic<bool>& published;
-        ~EventEnd() { published.store(true, std::memory_order_release); }
+    // Every event runs in a scope that the finalising thread waits for
+    // (Measurement::stop): entering counts the event in flight, then checks
+    // that measurement has not stopped (a stopped thread's regions are being
+    // closed by the finaliser); leaving is one release store, which the
+    // finaliser acquires, so it sees everything the thread did.  Single
+    // writer: plain load and store, no read-modify-write.
+    class EventScope {
+    public:
+        explicit EventScope(ThreadState& thread);
+        ~EventScope() { in_flight_.store(in_flight_.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+        EventScope(const EventScope&) = delete;
+        EventScope& operator=(const EventScope&) = delete;
+        bool refused() const { return refused_; }
+
+    private:
+        std::atomic<std::uint32_t>& in_flight_;
+        bool refused_;
     };
-    EventEnd event_end() { return {published_}; }
 
     Measurement& measurement_;
     const std::uint32_t id_;
@@ -220,7 +262,7 @@ private:
     const Ticks cpu_sample_interval_;
     Ticks last_cpu_sample_ = 0;
     ThreadCpuSource cpu_;
-    std::atomic<bool> published_{false};
+    std::atomic<std::uint32_t> events_in_flight_{0};  // EventScopes open (nested: a section's enter)
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;
     ChildIndex children_;
@@ -237,6 +279,8 @@ private:
         Ticks acquired;
     };
     std::vector<HeldLock> held_locks_;
+    Frame overflow_frame_{nullptr, 0, 0};     // what push returns for a dropped entry
+    std::atomic<std::uint64_t> frames_dropped_{0};  // owner writes, readers report
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
     std::atomic<int> team_level_{0};

@@ -39,6 +39,7 @@ struct Region {
     std::optional<std::string> name;  // critical name, user region name, lock name
     SourceRange directive;            // sscl: the directive (or macro expansion site)
     SourceRange block_end;            // escl: the end of the structured block
+    std::optional<std::string> function{};  // the enclosing function, as the instrumenter names it
 };
 
 enum class NodeKind : std::uint8_t { Root, Region, ImplicitBarrier, TaskRoot, TaskStub };
@@ -164,6 +165,9 @@ struct CounterInfo {
 
 struct Profile {
     std::string application;
+    // The deepest directory holding every region's file: the text report
+    // names files relative to it (the JSON keeps them as compiled).
+    std::string source_root;
     std::uint32_t threads = 0;  // largest team size seen
     std::uint32_t max_depth = 0;  // OMPP_MAX_DEPTH: call paths deeper than this are folded
     double wall_time_s = 0;

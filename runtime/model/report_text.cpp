@@ -25,14 +25,22 @@ const Region* find_region(const Profile& profile, std::optional<std::uint32_t> r
     return nullptr;
 }
 
-std::string source_range(const Region& region) {
-    int last = region.block_end.last_line ? region.block_end.last_line : region.directive.last_line;
-    return fmt::format("{} ({}-{})", region.directive.file, region.directive.first_line,
-                       last ? last : region.directive.first_line);
+std::string_view display_file(const Profile& profile, const std::string& file) {
+    std::string_view name = file;
+    if (!profile.source_root.empty() && name.starts_with(profile.source_root)) name.remove_prefix(profile.source_root.size());
+    return name;
 }
 
-std::string region_context(const Region& region) {
-    std::string context = fmt::format("{} {}", report_name(region.kind), source_range(region));
+std::string source_range(const Profile& profile, const Region& region) {
+    int last = region.block_end.last_line ? region.block_end.last_line : region.directive.last_line;
+    std::string range = fmt::format("{} ({}-{})", display_file(profile, region.directive.file),
+                                    region.directive.first_line, last ? last : region.directive.first_line);
+    if (region.function) range += fmt::format(" in {}", *region.function);
+    return range;
+}
+
+std::string region_context(const Profile& profile, const Region& region) {
+    std::string context = fmt::format("{} {}", report_name(region.kind), source_range(profile, region));
     if (region.name) context += fmt::format(" '{}'", *region.name);
     return context;
 }
@@ -41,7 +49,8 @@ std::string region_title(const Profile& profile, std::optional<std::uint32_t> re
     if (!region) return "(program)";
     const auto* r = find_region(profile, region);
     if (!r) return region_number(*region);
-    std::string title = fmt::format("{} {} {}", region_number(r->id), source_range(*r), report_name(r->kind));
+    std::string title =
+        fmt::format("{} {} {}", region_number(r->id), source_range(profile, *r), report_name(r->kind));
     if (r->name) title += fmt::format(" '{}'", *r->name);
     return title;
 }

@@ -23,10 +23,22 @@ std::string region_number(std::uint32_t region);
 // "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or
 // "R00004" when the region is unknown.
 std::string region_title(const Profile& profile, std::optional<std::uint32_t> region);
-// "LOOP imbalance.cpp (19-23)" (ompP's property context).
-std::string region_context(const Region& region);
-std::string source_range(const Region& region);  // "imbalance.cpp (19-23)"
+// "LOOP imbalance.cpp (19-23) in main" (ompP's property context).
+std::string region_context(const Profile& profile, const Region& region);
+// "imbalance.cpp (19-23) in main": the file relative to the profile's
+// source_root, " in <function>" when the instrumenter named one.
+std::string source_range(const Profile& profile, const Region& region);
+// A region file as the text report names it: relative to source_root.
+std::string_view display_file(const Profile& profile, const std::string& file);
 
 const Region* find_region(const Profile& profile, std::optional<std::uint32_t> region);
+
+// The analyses' parts of the text report (analyses::text_sections): the
+// summary that opens it and the sections after the runtime's.  The writer is
+// handed them, so it formats a finished profile without calling the analyses.
+struct AnalysesText {
+    std::string summary;
+    std::string sections;
+};
 
 }  // namespace ompp::model

@@ -64,6 +64,7 @@ json to_json(const model::Profile& profile) {
     out["user_time_s"] = profile.user_time_s;
     out["system_time_s"] = profile.system_time_s;
     out["final_report"] = profile.final_report;
+    out["source_root"] = profile.source_root;
 
     json& counter_list = out["counters"] = json::array();
     for (const auto& counter : profile.counters) {
@@ -76,6 +77,7 @@ json to_json(const model::Profile& profile) {
         regions.push_back({{"id", region.id},
                            {"kind", model::to_string(region.kind)},
                            {"name", optional_value(region.name)},
+                           {"function", optional_value(region.function)},
                            {"file", region.directive.file},
                            {"first_line", region.directive.first_line},
                            {"last_line", std::max(region.block_end.last_line, region.directive.last_line)},

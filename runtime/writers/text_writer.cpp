@@ -93,8 +93,8 @@ std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
 
 class TextReport {
 public:
-    TextReport(const model::Profile& profile, std::string_view analyses_sections)
-        : profile_(profile), analyses_sections_(analyses_sections) {
+    TextReport(const model::Profile& profile, const model::AnalysesText& analyses)
+        : profile_(profile), analyses_(analyses) {
         for (const auto& region : profile.regions) regions_[region.id] = &region;
         children_.resize(profile.nodes.size());
         depth_.assign(profile.nodes.size(), 0);
@@ -111,6 +111,7 @@ public:
     }
 
     std::string render() {
+        out_ += analyses_.summary;
         general_information();
         region_overview();
         callgraph();
@@ -118,7 +119,7 @@ public:
         callgraph_profiles();
         task_statistics();
         warnings();
-        out_ += analyses_sections_;
+        out_ += analyses_.sections;
         return std::move(out_);
     }
 
@@ -137,8 +138,8 @@ private:
 
     // The same "file (first-last)" the analyses' sections print, so a region
     // reads alike in every section of the report.
-    static std::string location(const model::Region& r) {
-        std::string text = model::source_range(r);
+    std::string location(const model::Region& r) const {
+        std::string text = model::source_range(profile_, r);
         if (r.name) text = fmt::format("{} '{}'", text, *r.name);
         return text;
     }
@@ -418,7 +419,7 @@ private:
     }
 
     const model::Profile& profile_;
-    std::string_view analyses_sections_;
+    const model::AnalysesText& analyses_;
     std::map<std::uint32_t, const model::Region*> regions_;
     std::vector<std::vector<std::uint32_t>> children_;
     std::vector<std::size_t> depth_;         // by node id; the root is 0
@@ -428,8 +429,8 @@ private:
 
 }  // namespace
 
-std::string to_text(const model::Profile& profile, std::string_view analyses_sections) {
-    return TextReport(profile, analyses_sections).render();
+std::string to_text(const model::Profile& profile, const model::AnalysesText& analyses) {
+    return TextReport(profile, analyses).render();
 }
 
 }  // namespace ompp::writers

@@ -3,8 +3,8 @@
 
 The profile is read by the one reader (``reader.py``) into the model; this
 module turns the model into a compact JSON payload and embeds it, with the
-page's CSS and JavaScript from ``html/``, into a single file that needs no
-network when it is opened.
+page's CSS and JavaScript from ``html/`` and the npm libraries they use
+(``assets.py``), into a single file that needs no network when it is opened.
 """
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .assets import Assets
 from .breakdown import CATEGORIES, thread_breakdown
 from .model import Profile
+from .views import compare_rows
 
 ASSETS = Path(__file__).resolve().parent / "html"
 # Source files larger than this are not embedded (generated code, amalgamations).
@@ -63,6 +65,7 @@ def report_data(profile: Profile, sources: Optional[dict[str, str]] = None) -> d
         "overheads": profile.overheads,
         "properties": profile.properties,
         "snapshots": profile.snapshots,
+        "counters": profile.counters,
         "categories": list(CATEGORIES),
         "breakdown": [
             {**record, "threads": [{k: (_seconds(v) if k != "thread" else v) for k, v in t.items()}
@@ -74,17 +77,39 @@ def report_data(profile: Profile, sources: Optional[dict[str, str]] = None) -> d
     }
 
 
+def compare_data(before: Profile, after: Profile, before_name: str) -> dict:
+    """The compare panel's payload: the report is AFTER's, BEFORE is the other run."""
+    return {
+        "other": before_name,
+        "before_wall_time_s": before.wall_time_s,
+        "before_threads": before.threads,
+        "rows": [{**row, "before_s": _seconds(row["before_s"]), "after_s": _seconds(row["after_s"])}
+                 for row in compare_rows(before, after)],
+    }
+
+
 def _embeddable_json(data: dict) -> str:
     # Inside <script> the only sequence that ends the element early is "</".
     return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
 
 
-def render_html(profile: Profile, sources: Optional[dict[str, str]] = None) -> str:
+def _inline_script(code: str) -> str:
+    # "</script" can only occur inside a string, regex or comment of the
+    # code, where "<\/script" means the same.
+    return "<script>\n" + re.sub(r"</(script)", r"<\\/\1", code, flags=re.I) + "\n</script>"
+
+
+def render_html(profile: Profile, assets: Assets, sources: Optional[dict[str, str]] = None,
+                extra: Optional[dict] = None) -> str:
+    """The report; `extra` adds keys to the payload (the compare view's)."""
     template = (ASSETS / "report.html").read_text()
+    data = {**report_data(profile, sources), "libraries": assets.notice, **(extra or {})}
     replacements = {
+        "/*OMPP_LIBRARY_CSS*/": "\n".join(assets.styles),
+        "<!--OMPP_LIBRARY_SCRIPTS-->": "\n".join(_inline_script(code) for code in assets.scripts),
         "/*OMPP_CSS*/": (ASSETS / "report.css").read_text(),
         "/*OMPP_JS*/": (ASSETS / "report.js").read_text(),
-        "/*OMPP_DATA*/": _embeddable_json(report_data(profile, sources)),
+        "/*OMPP_DATA*/": _embeddable_json(data),
         "OMPP_TITLE": html.escape(profile.application),
     }
     # One pass, so that nothing inserted is itself searched for markers.

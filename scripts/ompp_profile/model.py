@@ -94,7 +94,8 @@ class Profile:
     version: int = 1
     tasks: list[dict] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
-    counters: list[dict] = field(default_factory=list)
+    # Names of the counters (OMPP_CTRn) in the order of the counter lists.
+    counters: list[str] = field(default_factory=list)
 
     @property
     def roots(self) -> list[Node]:

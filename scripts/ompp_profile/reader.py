@@ -119,7 +119,7 @@ def read_profile(source: Union[str, Path, dict]) -> Profile:
         invariant_violations=data.get("invariant_violations", []),
         tasks=data.get("tasks", []),
         warnings=data.get("warnings", []),
-        counters=data.get("counters", []),
+        counters=[c.get("name", f"counter {i}") for i, c in enumerate(data.get("counters", []))],
     )
 
 

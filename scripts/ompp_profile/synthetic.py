@@ -12,8 +12,11 @@ import random
 _INNER_KINDS = ("LOOP", "CRITICAL", "SINGLE", "BARRIER", "USER_REGION", "ATOMIC", "TASKWAIT")
 
 
-def generated_profile(regions: int, nodes: int, threads: int = 4, snapshots: int = 0, seed: int = 1) -> dict:
-    """A profile with about `regions` regions and `nodes` call-tree nodes."""
+def generated_profile(regions: int, nodes: int, threads: int = 4, snapshots: int = 0, seed: int = 1,
+                      per_thread_snapshots: bool = False) -> dict:
+    """A profile with about `regions` regions and `nodes` call-tree nodes;
+    with per_thread_snapshots, the snapshots' region entries also carry
+    per-thread rows (which libompp does not write yet, docs/analyses.md)."""
     rng = random.Random(seed)
     region_list = [{"id": 1, "kind": "TASK", "name": None, "file": "generated.c", "first_line": 2, "last_line": 3}]
     for rid in range(2, regions + 1):
@@ -91,7 +94,10 @@ def generated_profile(regions: int, nodes: int, threads: int = 4, snapshots: int
             key=lambda p: -p["severity_pct"]),
         "snapshots": [
             {"time_s": round((i + 1) * wall / snapshots, 3),
-             "regions": [{"region": r, "visits": i + 1, "exclusive_s": round((i + 1) * 0.01 * (r % 7), 6)}
+             "regions": [{"region": r, "visits": (i + 1) * threads, "exclusive_s": round((i + 1) * 0.01 * (r % 7), 6),
+                          **({"threads": [{"thread": t, "visits": i + 1,
+                                           "exclusive_s": round((i + 1) * 0.01 * (r % 7) * (t + 1) / 10, 6)}
+                                          for t in range(threads)]} if per_thread_snapshots else {})}
                          for r in inner[:20]],
              "overheads": {k: (i + 1) * 0.001 for k in classes}}
             for i in range(snapshots)

@@ -110,7 +110,7 @@ class Worksharing(Family, unittest.TestCase):
                 visits = {m["thread"]: m["visits"] for m in nodes[0]["threads"]}
                 self.assertEqual(visits, {t: PARALLEL_FOR_INSTANCES for t in range(threads)})
                 # The flat profile's table for the region: SUM execC = instances x threads.
-                header = re.search(rf"R{pfor:05d} \S*worksharing.c \(15-16\) PARALLEL LOOP\n", report)
+                header = re.search(rf"R{pfor:05d} \S*worksharing.c \(15-16\) in main PARALLEL LOOP\n", report)
                 table = report[header.end():].split("\n\n")[0]
                 sum_row = [line for line in table.splitlines() if line.strip().startswith("SUM")][0]
                 self.assertEqual(int(sum_row.split()[2]), PARALLEL_FOR_INSTANCES * threads)

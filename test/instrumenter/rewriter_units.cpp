@@ -10,7 +10,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Frontend/OpenMP/OMP.h.inc"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace ompp::instrument;
 
@@ -114,6 +117,73 @@ TEST_CASE("a missing input file is a one-line error") {
   auto R = rewriteFile("/nonexistent/x.c", {}, RewriteOptions{});
   REQUIRE(!R);
   CHECK(llvm::toString(R.takeError()).find("/nonexistent/x.c") != std::string::npos);
+}
+
+namespace {
+/// The rewritten text of a source written to a temporary file, in native
+/// and in --opari2-compatible mode.
+struct Rewritten {
+  std::string Native, Opari2, Path;
+};
+Rewritten rewriteBoth(llvm::StringRef Source, llvm::StringRef Extension) {
+  llvm::SmallString<128> Path;
+  REQUIRE(!llvm::sys::fs::createTemporaryFile("ompp-unit", Extension, Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    REQUIRE(!EC);
+    Out << Source;
+  }
+  Rewritten Result;
+  Result.Path = Path.str().str();
+  for (bool Opari2 : {false, true}) {
+    RewriteOptions Options;
+    Options.Opari2Compatible = Opari2;
+    auto R = rewriteFile(Path, {"-fopenmp"}, Options);
+    REQUIRE(!!R);
+    (Opari2 ? Result.Opari2 : Result.Native) = R->Source;
+  }
+  llvm::sys::fs::remove(Path);
+  return Result;
+}
+} // namespace
+
+TEST_CASE("a region's CTC string names its enclosing function, not in OPARI2 mode") {
+  Rewritten R = rewriteBoth("namespace { struct Grid { void step(double *a); }; }\n"
+                            "void Grid::step(double *a) {\n"
+                            "#pragma omp parallel for\n"
+                            "  for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                            "}\n"
+                            "int main() {\n"
+                            "  auto f = [] {\n"
+                            "#pragma omp barrier\n"
+                            "  };\n"
+                            "  f();\n"
+                            "#pragma pomp inst begin(phase)\n"
+                            "#pragma pomp inst end(phase)\n"
+                            "}\n",
+                            "cpp");
+  CHECK(R.Native.find("*function=Grid::step*") != std::string::npos);
+  CHECK(R.Native.find("regionType=barrier*sscl=") != std::string::npos);
+  CHECK(R.Native.find(":8:8*function=main**") != std::string::npos); // the lambda's barrier: its function's
+  CHECK(R.Native.find("*function=main*userRegionName=phase**") != std::string::npos);
+  CHECK(R.Opari2.find("function=") == std::string::npos);
+}
+
+TEST_CASE("a lock is named by its init call's argument and line, not in OPARI2 mode") {
+  Rewritten R = rewriteBoth("#include <omp.h>\n"
+                            "omp_lock_t locks[4];\n"
+                            "void setup(void) {\n"
+                            "  for (int i = 0; i < 4; ++i)\n"
+                            "    omp_init_lock( &locks[ i ] );\n"
+                            "}\n",
+                            "c");
+  CHECK(R.Native.find("(POMP2_Lock_init_site(ompp_region(0), ompp_ctc(0)), POMP2_Init_lock)( &locks[ i ] )") !=
+        std::string::npos);
+  CHECK(R.Native.find("regionType=lock*sscl=" + R.Path + ":5:5*") != std::string::npos);
+  CHECK(R.Native.find("*function=setup*lockName=locks[ i ]**") != std::string::npos);
+  CHECK(R.Opari2.find("Lock_init_site") == std::string::npos);
+  CHECK(R.Opari2.find("POMP2_Init_lock( &locks[ i ] )") != std::string::npos);
 }
 
 namespace {

@@ -18,6 +18,7 @@ The expectations live in the input as comments (one construct per file):
   // NO-BALANCE                    skip the check that begin/end events nest per thread
   // C-ONLY                        a .c input is otherwise also checked as C++ (-xc++)
   // EXPECT-SYMBOL: <regex>        a symbol (nm) of the program, e.g. POMP2_Init_reg_...
+  // EXPECT-CTC: <regex>           a region description (CTC string) in the output, e.g. function=...
   // EXPECT-COMPILER-WARNING: <re> both compilers warn like this (-Wall): checks #line mapping
   // ENV: NAME=value               set when the program runs (e.g. OMP_CANCELLATION=true)
 Sequences may continue over several lines with the same key.
@@ -41,7 +42,7 @@ def fail(msg):
 
 # Expectation keys by how their values are collected.
 SPLIT_KEYS = {"ARGS": "args", "REWRITE-ARGS": "rewrite_args", "COMPILERS": "compilers", "ENV": "env"}
-LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols",
+LIST_KEYS = {"EXPECT-WARNING": "warnings", "EXPECT-SYMBOL": "symbols", "EXPECT-CTC": "ctcs",
              "EXPECT-COMPILER-WARNING": "compiler_warnings"}
 FLAG_KEYS = {"C-ONLY": ("c_only", True), "EXPECT-REWRITE-ERROR": ("rewrite_error", True),
              "EXPECT-UNCHANGED": ("unchanged", True), "NO-BALANCE": ("balance", False)}
@@ -158,6 +159,10 @@ def check_language(a, case, name, source, exp, ext):
         return
     if not rw.stdout.startswith("#define OMPP_INSTRUMENTED 1"):
         fail("output lacks the OMPP_INSTRUMENTED marker")
+    ctcs = re.findall(r'^  "(\d+\*.*\*\*)",$', rw.stdout, re.M)
+    for pattern in exp["ctcs"]:
+        if not any(re.search(pattern, c) for c in ctcs):
+            fail(f"no region description matches /{pattern}/:\n" + "\n".join(ctcs))
     out_src = os.path.join(work, name + ".ompp" + ext)
     with open(out_src, "w") as f:
         f.write(rw.stdout)

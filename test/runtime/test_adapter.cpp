@@ -230,3 +230,52 @@ TEST_CASE("POMP2: sections with OPARI2's shared handle give sectT and sectC", "[
     REQUIRE(barrier != nullptr);
     CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(20e-9));
 }
+
+TEST_CASE("POMP2: the function key names a region; absolute files share a source root", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle loop = nullptr, barrier = nullptr;
+    POMP2_Assign_handle(&loop, CTC("*regionType=for*sscl=/srv/app/src/kernels/PdV.cpp:48:48*escl=/srv/app/src/"
+                                   "kernels/PdV.cpp:65:65*function=Vec::operator%2A=**"));
+    POMP2_Assign_handle(&barrier, CTC("*regionType=barrier*sscl=/srv/app/src/driver/hydro.cpp:7:7*escl=/srv/app/src/"
+                                      "driver/hydro.cpp:7:7**"));
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* loop_region = static_cast<const core::RegionRecord*>(loop);
+    const auto* barrier_region = static_cast<const core::RegionRecord*>(barrier);
+    CHECK(loop_region->info.function == "Vec::operator*=");
+    CHECK_FALSE(barrier_region->info.function.has_value());
+    CHECK(p.source_root == "/srv/app/src/");
+}
+
+TEST_CASE("POMP2: sections whose sections have handles of their own: one node each, sectT and sectC kept", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle sections = nullptr, first = nullptr, second = nullptr;
+    POMP2_Sections_enter(&sections, CTC("*regionType=sections*sscl=own.c:4:4*escl=own.c:12:12*numSections=2**"));
+    const std::string first_ctc = "46*regionType=section*sscl=own.c:5:7*escl=own.c:5:7**";
+    const std::string second_ctc = "48*regionType=section*sscl=own.c:8:11*escl=own.c:8:11**";
+    const char* section_ctcs[] = {first_ctc.c_str(), second_ctc.c_str()};
+    POMP2_Region_handle* section_handles[] = {&first, &second};
+    for (int i = 0; i < 2; ++i) {
+        clock.at(110 + 20 * i);
+        POMP2_Section_begin(section_handles[i], section_ctcs[i]);
+        clock.at(120 + 20 * i + 5 * i);
+        POMP2_Section_end(section_handles[i]);
+    }
+    clock.at(160);
+    POMP2_Sections_exit(&sections);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto id = [](POMP2_Region_handle h) { return static_cast<const core::RegionRecord*>(h)->info.id; };
+    const auto* node = find_child(p, 0, NodeKind::Region, id(sections));
+    REQUIRE(node != nullptr);
+    CHECK(thread_of(*node, 0)->body_count == 2);
+    CHECK(thread_of(*node, 0)->body_s == Approx(25e-9));
+    const auto* one = find_child(p, node->id, NodeKind::Region, id(first));
+    const auto* two = find_child(p, node->id, NodeKind::Region, id(second));
+    REQUIRE(one != nullptr);
+    REQUIRE(two != nullptr);
+    CHECK(thread_of(*one, 0)->inclusive_s == Approx(10e-9));
+    CHECK(thread_of(*two, 0)->inclusive_s == Approx(15e-9));
+    CHECK(p.regions[id(second) - 1].kind == model::RegionKind::Section);
+    CHECK(p.warnings.empty());
+}

@@ -1,9 +1,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <thread>
 #include <tuple>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
@@ -381,4 +386,149 @@ TEST_CASE("threads registering the same handle at once get one region", "[core][
     for (const auto* record : seen) CHECK(record == seen[0]);
     CHECK(seen[0]->info.name == "r");
     CHECK(__atomic_load_n(&handle, __ATOMIC_ACQUIRE) == seen[0]);
+}
+
+TEST_CASE("a new worker thread carries on with the state parked at its team position", "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 990);
+    const auto& loop = region("for", 992);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kMasterKey = 77;
+    constexpr std::array<std::uint64_t, 2> kPositions{1001, 1002};
+    constexpr int kTeams = 50;
+    // The states each team's workers ran with, by team position.
+    std::array<std::vector<const core::ThreadState*>, 2> states;
+    for (int team = 0; team < kTeams; ++team) {
+        const core::Ticks start = 10000 + 1000 * static_cast<core::Ticks>(team);
+        master.fork(par, start, kMasterKey, 3);
+        master.parallel_begin(par, start, {kMasterKey, 1});
+        // Both workers run at once; each is a new OS thread that ends with its team.
+        std::vector<std::thread> workers;
+        for (std::size_t p = 0; p < kPositions.size(); ++p) {
+            workers.emplace_back([&, p] {
+                core::ThreadState& w = m.this_worker([&] { return kPositions[p]; });
+                states[p].push_back(&w);
+                w.parallel_begin(par, start + 10, {kMasterKey, 1});
+                w.enter(loop, start + 20);
+                w.exit(loop, start + 30);
+                w.parallel_end(par, start + 40);
+            });
+        }
+        for (auto& worker : workers) worker.join();
+        master.parallel_end(par, start + 50);
+        master.join(par, start + 60);
+    }
+    for (const auto& at_position : states) {
+        CHECK(std::all_of(at_position.begin(), at_position.end(),
+                          [&](const core::ThreadState* s) { return s == at_position.front(); }));
+    }
+    CHECK(states[0].front() != states[1].front());
+    std::size_t threads = 0;
+    m.for_each_thread([&](const core::ThreadState&) { ++threads; });
+    CHECK(threads == 3);
+    clock.at(200000);
+    const auto p = m.build_profile();
+    const auto* par_node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(par_node != nullptr);
+    const auto* loop_node = find_child(p, par_node->id, NodeKind::Region, loop.info.id);
+    REQUIRE(loop_node != nullptr);
+    REQUIRE(loop_node->threads.size() == 2);
+    for (const auto& metrics : loop_node->threads) CHECK(metrics.visits == kTeams);
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+TEST_CASE("a worker thread that ends inside a region keeps its state; unknown positions take none", "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& loop = region("for", 992);
+    const auto at_position = [&] { return std::uint64_t{1001}; };
+    const core::ThreadState* first = nullptr;
+    std::thread([&] { first = &m.this_worker(at_position); }).join();
+    std::thread([&] { CHECK(&m.this_worker(at_position) == first); }).join();
+    std::thread([&] { m.this_worker(at_position).enter(loop, 100); }).join();
+    const core::ThreadState* fresh = nullptr;
+    std::thread([&] { fresh = &m.this_worker(at_position); }).join();
+    CHECK(fresh != first);
+    std::thread([&] { CHECK(&m.this_thread() != fresh); }).join();
+    std::size_t threads = 0;
+    m.for_each_thread([&](const core::ThreadState&) { ++threads; });
+    CHECK(threads == 3);
+}
+
+// Program end (Measurement::stop) while other threads still measure.
+TEST_CASE("after stop, a thread's later events are refused and its open regions closed once", "[core][end]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& work = region("userRegion", 40, "userRegionName=work*");
+    std::atomic<int> step{0};
+    std::thread worker([&] {
+        core::ThreadState& t = m.this_thread();
+        t.enter(work, 100);
+        step = 1;
+        while (step != 2) std::this_thread::yield();
+        t.exit(work, 900);  // after the end: refused, no unbalanced-end warning
+        t.enter(work, 950);
+        step = 3;
+    });
+    while (step != 1) std::this_thread::yield();
+    m.stop();
+    m.close_open_regions(500);
+    step = 2;
+    while (step != 3) std::this_thread::yield();
+    worker.join();
+    clock.at(1000);
+    const model::Profile p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, work.info.id);
+    REQUIRE(node != nullptr);
+    REQUIRE(node->threads.size() == 1);
+    CHECK(node->threads[0].visits == 1);
+    CHECK(node->threads[0].inclusive_s == Approx(400 * kNs));
+    REQUIRE(p.warnings.size() == 1);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("still open at program end"));
+}
+
+namespace {
+// Blocks the first read after `armed` until released: a thread inside an event.
+struct StallingReader : core::CounterReader {
+    std::atomic<bool>& armed;
+    std::atomic<bool>& inside;
+    std::atomic<bool>& release;
+    StallingReader(std::atomic<bool>& a, std::atomic<bool>& i, std::atomic<bool>& r) : armed(a), inside(i), release(r) {}
+    void read(core::CounterValues& values) override {
+        values.fill(0);
+        if (!armed) return;
+        inside = true;
+        while (!release) std::this_thread::yield();
+    }
+};
+}  // namespace
+
+TEST_CASE("stop waits a bounded time for an event in flight and names the thread it left", "[core][end]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    std::atomic<bool> armed{false}, inside{false}, release{false};
+    m.set_counter_reader_factory([&] { return std::make_unique<StallingReader>(armed, inside, release); });
+    const auto& outer = region("userRegion", 50, "userRegionName=stalled-outer*");
+    const auto& inner = region("userRegion", 51, "userRegionName=stalled-inner*");
+    std::uint32_t stalled_id = 0;
+    std::thread worker([&] {
+        core::ThreadState& t = m.this_thread();
+        stalled_id = t.id();
+        t.enter(outer, 100);
+        armed = true;
+        t.enter(inner, 200);  // stalls inside the event
+    });
+    while (!inside) std::this_thread::yield();
+    const auto started = std::chrono::steady_clock::now();
+    m.stop();
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+    m.close_open_regions(500);  // leaves the stalled thread alone
+    release = true;
+    worker.join();
+    const model::Profile p = m.build_profile();
+    const auto named = std::count_if(p.warnings.begin(), p.warnings.end(), [&](const model::Warning& w) {
+        return w.text.find(fmt::format("thread {} was inside an event", stalled_id)) != std::string::npos;
+    });
+    CHECK(named == 1);
 }

@@ -108,6 +108,25 @@ TEST_CASE("with the default limit, depth 100,000 is a small profile", "[core][de
     CHECK(p.nodes.back().recursion_depth == 100000 - core::kDefaultMaxDepth);
 }
 
+TEST_CASE("entries past the frame bound are counted, not recorded, and their exits absorbed", "[core][depth]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& rec = region("userRegion", 940, "userRegionName=bounded*");
+    constexpr int kLevels = static_cast<int>(core::kMaxOpenFrames) + 1000;
+    core::ThreadState& t = m.this_thread();
+    recurse(t, rec, kLevels);
+    CHECK(t.open_frames() == 0);
+    clock.at(1000 + 30 * static_cast<core::Ticks>(kLevels));
+    const model::Profile p = m.build_profile();
+    CHECK(p.nodes.size() == core::kDefaultMaxDepth + 2);
+    CHECK(p.nodes.back().recursion_depth == core::kMaxOpenFrames - core::kDefaultMaxDepth);
+    // The outermost visit still spans the whole recursion.
+    CHECK(thread_of(p.nodes[1], 0)->inclusive_s == Approx(20 * kLevels * kNs));
+    REQUIRE(p.warnings.size() == 1);
+    CHECK(p.warnings[0].occurrences == 1000);
+    CHECK_THAT(p.warnings[0].text, Catch::Contains("were not recorded"));
+}
+
 TEST_CASE("OMPP_MAX_DEPTH's documented default is the measurement's", "[config][depth]") {
     CHECK(config::Config::defaults().integer("OMPP_MAX_DEPTH") == core::kDefaultMaxDepth);
 }

@@ -56,6 +56,19 @@ TEST_CASE("user regions named at run time from one call site: one region per nam
     CHECK(p.warnings.empty());
 }
 
+TEST_CASE("a user region from the macros reports the line of its end", "[adapter][names]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle site = nullptr;
+    POMP2_USER_Begin_named(&site, "ended-later", "ends.cpp", 12);
+    POMP2_USER_End_named("ended-later", "ends.cpp", 31);
+    const model::Profile p = finish();
+    const auto* region = region_named(p, "ended-later");
+    REQUIRE(region != nullptr);
+    CHECK(region->directive.first_line == 12);
+    CHECK(region->block_end.last_line == 31);
+}
+
 TEST_CASE("the same name at two call sites is one region", "[adapter][names]") {
     test::ManualClock clock;
     adapter::restart_for_testing(clock.clock(), config::Config::defaults());

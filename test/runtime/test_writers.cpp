@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "analyses/analyses_step.hpp"
 #include "model/names.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
@@ -105,6 +106,44 @@ TEST_CASE("text report has ompP's sections, columns and a SUM row", "[writers]")
         INFO(expected);
         CHECK_THAT(text, Catch::Contains(expected));
     }
+}
+
+TEST_CASE("text report names regions by file relative to the source root and by function", "[writers]") {
+    model::Profile p = small_profile();
+    p.source_root = "/home/u/build-tree/src/";
+    p.regions[0].directive.file = p.regions[0].block_end.file = "/home/u/build-tree/src/omp/PdV.cpp";
+    p.regions[0].function = "Chunk::PdV_kernel";
+    const std::string text = writers::to_text(p, analyses::text_sections(p));
+    CHECK_THAT(text, Catch::Contains("R00001 omp/PdV.cpp (10-20) in Chunk::PdV_kernel PARALLEL"));
+    CHECK_THAT(text, Catch::Contains("      2.00 (66.7%)         1  Chunk::PdV_kernel (omp/PdV.cpp)"));
+    CHECK_THAT(text, !Catch::Contains("/home/u/build-tree/src/omp"));
+    const auto json = writers::to_json(p);
+    CHECK(json["source_root"] == "/home/u/build-tree/src/");
+    CHECK(json["regions"][0]["file"] == "/home/u/build-tree/src/omp/PdV.cpp");
+    CHECK(json["regions"][0]["function"] == "Chunk::PdV_kernel");
+    CHECK(json["regions"][1]["function"].is_null());
+}
+
+TEST_CASE("text report opens with a summary: regions by their own time, properties, overheads", "[writers]") {
+    model::Profile p = small_profile();
+    p.properties.push_back({"CriticalSectionContention", 2, 6.25, ""});
+    p.overheads.total_s = 4.0;
+    p.overheads.program.synchronization_s = 0.25;
+    const std::string text = writers::to_text(p, analyses::text_sections(p));
+    REQUIRE(text.find("ompp Summary") < text.find("ompP General Information"));
+    const std::string summary = text.substr(0, text.find("ompP General Information"));
+    // Exclusive thread-seconds: the parallel region 2 x 1.0, the critical
+    // 0.5, the root 0.5, of 3.0 in all; the larger comes first.
+    const auto parallel = summary.find("      2.00 (66.7%)         1  R00001 PARALLEL demo.c (10-20)");
+    const auto critical = summary.find("      0.50 (16.7%)         4  R00002 CRITICAL demo.c (12-14) 'lockA'");
+    CHECK(parallel != std::string::npos);
+    CHECK(critical != std::string::npos);
+    CHECK(parallel < critical);
+    CHECK_THAT(summary, Catch::Contains("      0.50 (16.7%)            outside any region"));
+    CHECK_THAT(summary, Catch::Contains("6.25%  CriticalSectionContention"));
+    CHECK_THAT(summary, Catch::Contains("      2.50 (83.3%)         2  (demo.c)"));
+    CHECK_THAT(summary, Catch::Contains("synchronisation 0.25 (6.2%)"));
+    CHECK_THAT(summary, Catch::Contains("Invariant check: clean"));
 }
 
 // The callgraph's numbers of each node line, in order: inclusive, exclusive.

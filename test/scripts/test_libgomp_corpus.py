@@ -72,6 +72,15 @@ def result(test, compiler, category, **kw):
     return corpus.Result(test=test, compiler=compiler, family="loop", category=category, **kw)
 
 
+def test_uninstrumented_is_the_tools_warning_not_a_path_with_ompp_in_it():
+    construct = "/root/.cache/ompp/t.c:3: warning: not instrumented: 'scope' is not supported"
+    unchanged = ("ompp-instrument: warning: /root/.cache/ompp/t.c is compiled unchanged, without "
+                 "measurement: Clang cannot parse it (t.c:1:2: error: x)")
+    assert corpus.UNINSTRUMENTED.search(construct) is None
+    assert corpus.CONSTRUCT_NOT_INSTRUMENTED.search(construct)
+    assert corpus.UNINSTRUMENTED.search(unchanged)
+
+
 def test_summary_excludes_plain_failures_from_the_denominator():
     rows = [result("a", "gcc", "pass"), result("b", "gcc", "uninstrumented"),
             result("c", "gcc", "runs-differently"), result("d", "gcc", "plain-build-fails"),

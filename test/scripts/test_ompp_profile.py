@@ -2,6 +2,7 @@
 """Tests of scripts/ompp_profile and scripts/ompp-view on literal profiles."""
 import copy
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -173,6 +174,69 @@ class ViewsTest(unittest.TestCase):
         self.assertIn("-1.500", rows[1])
 
 
+# LITERAL with a software counter, overheads and counter values in its snapshots.
+OVER_TIME = copy.deepcopy(LITERAL)
+OVER_TIME["counters"] = [{"name": "cpu_time", "source": "software"}]
+OVER_TIME["snapshots"][0]["overheads"] = {"synchronization_s": 0.1, "imbalance_s": 0.2}
+OVER_TIME["snapshots"][1]["overheads"] = {"synchronization_s": 0.3, "imbalance_s": 0.2}
+OVER_TIME["snapshots"][0]["regions"][0]["counters_exclusive"] = [100.0]
+OVER_TIME["snapshots"][1]["regions"][0]["counters_exclusive"] = [250.0]
+
+
+class TerminalViewsTest(unittest.TestCase):
+    """cfg --layer/--min-percent, threads, overtime, heatmap, compare rows."""
+
+    def setUp(self):
+        self.profile = read_profile(OVER_TIME)
+
+    def test_a_layer_is_the_regions_nodes_and_their_children(self):
+        dot = views.control_flow_dot(self.profile, layer="R00001")
+        self.assertEqual(set(re.findall(r"^  (n\d+) \[", dot, re.M)), {"n1", "n2", "n3"})
+        self.assertIn('n1 -> n2 [style=dotted, label="0-1|1"]', dot)
+        self.assertEqual(set(re.findall(r"^  (n\d+) \[", views.control_flow_dot(self.profile, layer="2"), re.M)),
+                         {"n2"})
+        with self.assertRaisesRegex(ValueError, "no call-tree node of region 9"):
+            views.control_flow_dot(self.profile, layer="R9")
+
+    def test_min_percent_leaves_out_small_nodes_and_their_edges(self):
+        # of 3.8 s in all: the loop's subtree has 1.5 s (39 %), the critical section 1.7 s (45 %)
+        dot = views.control_flow_dot(self.profile, min_percent=42)
+        self.assertNotIn("  n2 [", dot)
+        self.assertNotIn("n2 ->", dot)
+        self.assertIn("  n3 [", dot)
+        self.assertIn("  n0 [", dot)  # the root stays
+
+    def test_threads_table_splits_each_threads_time(self):
+        table = views.threads_table(self.profile)
+        self.assertIn("R00001 PARALLEL a.c (3-20)", table)
+        row = next(line for line in table.splitlines() if line.split()[:1] == ["0"])
+        self.assertEqual(row.split()[1], "1.800")  # own 0.1 + loop 1.0 + critical 0.7, all work
+
+    def test_overtime_rates_each_intervals_overheads(self):
+        rows = views.overtime_table(self.profile).splitlines()[1:]
+        # 0.5 s x 2 threads per interval: 0.3 s and then 0.2 s of overhead
+        self.assertEqual(rows[0].split()[1:6], ["0.1000", "0.2000", "0.0000", "0.0000", "30.00%"])
+        self.assertEqual(rows[1].split()[1:6], ["0.2000", "0.0000", "0.0000", "0.0000", "20.00%"])
+        self.assertIn("R00002 LOOP 1.100 s", rows[1])
+
+    def test_heatmap_rows_are_interval_deltas_of_the_metric(self):
+        self.assertEqual(views.region_series(self.profile, "cpu_time"), {2: [100.0, 150.0]})
+        self.assertEqual(views.region_series(self.profile, "visits"), {2: [2, 0], 3: [0, 3]})
+        with self.assertRaisesRegex(ValueError, "known: time, visits, cpu_time"):
+            views.region_series(self.profile, "PAPI_TOT_INS")
+
+    def test_compare_rows_carry_both_runs_region_ids(self):
+        after = copy.deepcopy(OVER_TIME)
+        for region in after["regions"]:
+            region["id"] += 10
+        for node in after["nodes"]:
+            node["region"] = node["region"] + 10 if node["region"] is not None else None
+        after["nodes"][3]["threads"] = [metrics(0, 4, 0.1, 0.1), metrics(1, 4, 0.1, 0.1)]
+        first = views.compare_rows(self.profile, read_profile(after))[0]
+        self.assertEqual((first["before_region"], first["after_region"]), (3, 13))
+        self.assertAlmostEqual(first["after_s"] - first["before_s"], -1.5)
+
+
 class CommandLineTest(unittest.TestCase):
     def run_view(self, *args):
         return subprocess.run([str(SCRIPTS / "ompp-view"), *args], capture_output=True, text=True)
@@ -196,6 +260,32 @@ class CommandLineTest(unittest.TestCase):
                               "(first: thread 1: a)"])
             path.write_text(json.dumps(dict(LITERAL, invariant_violations=[])))
             self.assertEqual(self.run_view("hot", str(path)).stderr, "")
+
+    def test_terminal_views_and_their_pictures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "over.2-0.ompp.json"
+            path.write_text(json.dumps(OVER_TIME))
+            for args, expected in ((["threads"], "management"), (["overtime"], "ovhd %"),
+                                   (["heatmap", "cpu_time"], "cpu_time per interval"),
+                                   (["cfg", "--layer", "R1", "--min-percent", "1"], "digraph")):
+                picture = Path(tmp) / f"{args[0]}.svg"
+                out = ["-o", str(picture)] if args[0] != "cfg" or shutil.which("dot") else []
+                result = self.run_view(args[0], str(path), *args[1:], *out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                if out:
+                    self.assertIn("<svg", picture.read_text(), args)
+                if args[0] != "cfg" or not out:
+                    self.assertIn(expected, result.stdout, args)
+
+    def test_an_unknown_metric_or_layer_is_one_line_and_exit_1(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "over.2-0.ompp.json"
+            path.write_text(json.dumps(OVER_TIME))
+            for args in (["heatmap", str(path), "PAPI_TOT_INS"], ["cfg", str(path), "--layer", "R77"],
+                         ["threads", str(path), "-o", str(Path(tmp) / "bars.txt")]):
+                result = self.run_view(*args)
+                self.assertEqual(result.returncode, 1, args)
+                self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
 
     def test_missing_file_is_one_line_and_exit_1(self):
         result = self.run_view("hot", "/nonexistent/x.ompp.json")

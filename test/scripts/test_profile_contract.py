@@ -28,7 +28,8 @@ TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": 
 
 
 def violations(value, schema, where="$"):
-    """Every place `value` breaks `schema` (type, enum, minimum, required, properties, items)."""
+    """Every place `value` breaks `schema` (type, enum, minimum, required, properties, items),
+    and every key of an object the schema does not list (a key the writer added without the contract)."""
     found = []
     allowed = schema.get("type")
     if allowed is not None:
@@ -52,6 +53,8 @@ def violations(value, schema, where="$"):
         for key, sub in schema.get("properties", {}).items():
             if key in value:
                 found += violations(value[key], sub, f"{where}.{key}")
+        if "properties" in schema:
+            found += [f"{where}: '{key}' is not in the contract" for key in value if key not in schema["properties"]]
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             found += violations(item, schema["items"], f"{where}[{i}]")
@@ -87,6 +90,8 @@ class Schema(unittest.TestCase):
         self.assertIn("$: missing 'regions'", found)
         self.assertIn("$.nodes[0].id: -1 < 0", found)
         self.assertIn("$.nodes[0]: missing 'threads'", found)
+        undocumented = {**broken, "new_key": 1}
+        self.assertIn("$: 'new_key' is not in the contract", "\n".join(violations(undocumented, SCHEMA)))
 
     def test_the_reader_refuses_a_newer_version(self):
         with self.assertRaisesRegex(ProfileFormatError, "version 2"):

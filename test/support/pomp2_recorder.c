@@ -233,6 +233,7 @@ ENTER_CTC(Begin) PLAIN(End)
 
 /* ompp extensions. */
 ENTER_CTC(Masked_begin) PLAIN(Masked_end)
+ENTER_CTC(Lock_init_site)
 SAVE_TASK(Taskgroup_enter) RESTORE_TASK(Taskgroup_exit) PLAIN(Taskgroup_begin) PLAIN(Taskgroup_end)
 SAVE_TASK(Taskyield_begin) RESTORE_TASK(Taskyield_end)
 SAVE_TASK(Taskloop_enter) RESTORE_TASK(Taskloop_exit)

@@ -70,7 +70,7 @@ void append_overhead_report(std::string& out, const model::Profile& profile) {
     for (auto [region, t] : by_wallclock) {
         const auto* r = model::find_region(profile, region);
         fmt::format_to(it, "{:<8}{:<18}{:>32}{:>11.2f} ({:5.2f})\n", model::region_number(region),
-                       r ? model::report_name(r->kind) : "?", r ? model::source_range(*r) : "?", t,
+                       r ? model::report_name(r->kind) : "?", r ? model::source_range(profile, *r) : "?", t,
                        percent(t, profile.wall_time_s));
     }
     fmt::format_to(it, "{:>58}{:>11.2f} ({:5.2f})\n\n", "SUM", coverage, percent(coverage, profile.wall_time_s));

@@ -314,7 +314,7 @@ std::string property_text(const model::Profile& profile, const PropertyKind& kin
                           std::optional<std::uint32_t> region, double severity_pct) {
     const auto* r = model::find_region(profile, region);
     std::string text = fmt::format("{} {}: {:.1f}% of total thread time", kind.phrase,
-                                   r ? model::source_range(*r) : std::string("(unknown region)"), severity_pct);
+                                   r ? model::source_range(profile, *r) : std::string("(unknown region)"), severity_pct);
     if (&kind == &kPreemption) text += preemption_evidence(profile, region);
     return text;
 }
@@ -349,7 +349,7 @@ void append_properties_report(std::string& out, const model::Profile& profile) {
     for (const auto& property : profile.properties) {
         const auto* r = model::find_region(profile, property.region);
         fmt::format_to(it, "Property P{:05} '{}' holds for\n     '{}', with a severity (in percent) of {:.4f}\n",
-                       ++number, property.name, r ? model::region_context(*r) : std::string("(program)"),
+                       ++number, property.name, r ? model::region_context(profile, *r) : std::string("(program)"),
                        property.severity_pct);
     }
     out += '\n';

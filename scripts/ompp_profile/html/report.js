@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ompp-view html: the views of one ompP profile, linked by the selected region.
-// Plain JS, no dependencies: the page must work offline from one file.
+// Layouts and charts come from the npm libraries embedded before this script
+// (d3-hierarchy, d3-zoom, d3-scale-chromatic, @hpcc-js/wasm-graphviz, uPlot;
+// scripts/ompp-view-deps), so the page works offline from one file.
 (function () {
   "use strict";
   const started = performance.now();
@@ -56,24 +58,27 @@
   const pct = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2)) + " %";
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 
-  // Subtree time (exclusive time summed over the subtree, as ompp-view tree)
-  // for all threads (key "all") or one thread; computed once per key.
-  const subtreeCache = new Map();
-  function subtree(key) {
-    if (subtreeCache.has(key)) return subtreeCache.get(key);
-    const values = new Map();
-    for (let i = order.length - 1; i >= 0; i--) {
-      const n = order[i];
-      let own = 0;
-      for (const t of n.threads) if (key === "all" || t[0] === key) own += t[3];
-      let sum = own + (values.get(n.id) || 0);
-      values.set(n.id, sum);
-      if (n.parent !== null && nodes.has(n.parent)) values.set(n.parent, (values.get(n.parent) || 0) + sum);
-    }
-    subtreeCache.set(key, values);
-    return values;
+  // The call tree laid out by d3.partition, once per thread key ("all" or a
+  // thread id): a node's value is its subtree's time (exclusive time summed
+  // over the subtree, as ompp-view tree), its width in the icicle.
+  function ownTime(n, key) {
+    let s = 0;
+    for (const t of n.threads) if (key === "all" || t[0] === key) s += t[3];
+    return s;
   }
-  const totalOf = (key) => roots.reduce((s, r) => s + subtree(key).get(r.id), 0);
+  const layoutCache = new Map();
+  function layout(key) {
+    if (layoutCache.has(key)) return layoutCache.get(key);
+    const top = d3.hierarchy({ id: null, children: roots }, (n) => n.children).sum((n) => (n.id === null ? 0 : ownTime(n, key)));
+    d3.partition().size([1, top.height + 1])(top);
+    const byId = new Map();
+    top.each((h) => { if (h.data.id !== null) byId.set(h.data.id, h); });
+    const result = { top, byId };
+    layoutCache.set(key, result);
+    return result;
+  }
+  const subtreeValue = (key, id) => layout(key).byId.get(id).value;
+  const totalOf = (key) => layout(key).top.value;
 
   // Region totals (exclusive, over all call paths) for the source notes.
   const regionTotals = new Map();
@@ -81,7 +86,7 @@
     if (n.region === null || (n.kind !== "region" && n.kind !== "task_root")) continue;
     const t = regionTotals.get(n.region) || { excl: 0, incl: 0, visits: 0, paths: 0 };
     t.excl += n.excl; t.visits += n.visits; t.paths += 1;
-    t.incl += subtree("all").get(n.id);
+    t.incl += subtreeValue("all", n.id);
     regionTotals.set(n.region, t);
   }
 
@@ -101,7 +106,7 @@
   }
 
   // ---- state (kept in the location hash, so it survives a reload) --------
-  const state = { region: null, node: null, zoom: null, thread: "all", min: 0.5, cfg: null, cfgmode: "layer", cfgmin: 0, file: null };
+  const state = { region: null, node: null, zoom: null, thread: "all", min: 0.5, cfg: null, cfgmode: "layer", cfgmin: 0, file: null, heat: null };
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     const int = (k) => (params.has(k) && params.get(k) !== "" ? Number(params.get(k)) : null);
@@ -114,6 +119,7 @@
     if (params.has("cfgmin")) state.cfgmin = Number(params.get("cfgmin"));
     if (params.get("cfgmode") === "whole") state.cfgmode = "whole";
     state.file = params.get("file");
+    state.heat = params.get("heat");
     if (state.node !== null && nodes.has(state.node) && state.region === null) state.region = nodes.get(state.node).region;
     if (state.region !== null && !regions.has(state.region)) state.region = null;
   }
@@ -176,79 +182,83 @@
   });
   document.addEventListener("click", (e) => {
     const el = e.target.closest("[data-r]");
-    if (!el || el.closest("#icicle") || el.closest("#cfg-body")) return;  // those handle their own clicks
+    if (!el) return;
     select(Number(el.dataset.r), el.dataset.n !== undefined ? Number(el.dataset.n) : null);
   });
 
-  // ---- call tree as an icicle ---------------------------------------------
+  // ---- call tree as an icicle: d3.partition lays it out, d3.zoom pans and zooms
   const ROW = 21, MAX_CELLS = 4000;
+  let icicleTransform = d3.zoomIdentity;
+  const icicleZoom = d3.zoom().scaleExtent([1, 5000])
+    // The wheel scrolls the page unless Ctrl or Shift is held.
+    .filter((e) => !e.button && e.type !== "dblclick" && (e.type !== "wheel" || e.ctrlKey || e.shiftKey))
+    .on("zoom", (e) => { icicleTransform = e.transform; requestTreeRender(); });
+  let treeFrame = 0;
+  function requestTreeRender() {
+    if (!treeFrame) treeFrame = requestAnimationFrame(() => { treeFrame = 0; renderTree(); });
+  }
   function renderTree() {
     const key = state.thread;
-    const values = subtree(key);
-    const total = totalOf(key) || 1;
+    const { top, byId } = layout(key);
+    const total = top.value || 1;
     const box = $("icicle");
     const width = box.clientWidth || 1000;
-    const top = state.zoom !== null && nodes.has(state.zoom) ? [nodes.get(state.zoom)] : roots;
-    const topValue = top.reduce((s, n) => s + values.get(n.id), 0) || 1;
+    const focus = state.zoom !== null && byId.has(state.zoom) ? byId.get(state.zoom) : top;
+    const span = focus.x1 - focus.x0 || 1;
+    const sx = (v) => icicleTransform.applyX(((v - focus.x0) / span) * width);
+    const minValue = (state.min / 100) * total;
     const html = [];
     let cells = 0, depthMax = 0;
-    const minValue = (state.min / 100) * total;
-    function place(n, x, w, depth) {
-      const v = values.get(n.id);
-      if (cells >= MAX_CELLS || w < 1 || (depth > 0 && v < minValue) || v <= 0) return;
+    // Depth-first from the focus, leaving out what is narrower than a pixel,
+    // off screen or under the filter, and everything below it.
+    const stack = focus === top ? top.children ? top.children.slice().reverse() : [] : [focus];
+    const baseDepth = focus === top ? 1 : focus.depth;
+    while (stack.length && cells < MAX_CELLS) {
+      const h = stack.pop(), n = h.data;
+      const x0 = sx(h.x0), x1 = sx(h.x1), w = x1 - x0;
+      if (w < 1 || x1 < 0 || x0 > width || h.value <= 0 || (h !== focus && h.value < minValue)) continue;
+      const depth = h.depth - baseDepth;
       cells++;
       depthMax = Math.max(depthMax, depth);
-      const cls = ["cell", n.kind, n.inTask ? "in-task" : ""].join(" ");
-      const tip = `${nodeLabel(n)}\nsubtree ${fmt(v)} (${pct(100 * v / total)}), exclusive ${fmt(ownTime(n, key))}, ${n.visits} visits` +
-        (n.children.length ? "\nclick: zoom in" : "");
-      html.push(`<div class="${cls}" data-n="${n.id}"${n.region !== null ? ` data-r="${n.region}"` : ""} data-tip="${esc(tip)}" ` +
-        `style="left:${x.toFixed(1)}px;top:${depth * ROW}px;width:${Math.max(w, 1).toFixed(1)}px;background:${nodeColour(n)}">` +
-        `${w > 40 ? esc(shortLabel(n)) : ""}</div>`);
-      let cx = x;
-      for (const c of n.children) {
-        const cw = (values.get(c.id) / v) * w;
-        place(c, cx, cw, depth + 1);
-        cx += cw;
-      }
-    }
-    let x = 0;
-    for (const n of top) {
-      const w = (values.get(n.id) / topValue) * width;
-      place(n, x, w, 0);
-      x += w;
+      const left = Math.max(x0, 0), shownWidth = Math.min(x1, width) - left;
+      const tip = `${nodeLabel(n)}\nsubtree ${fmt(h.value)} (${pct(100 * h.value / total)}), exclusive ${fmt(ownTime(n, key))}, ${n.visits} visits` +
+        (n.children.length ? "\nclick: zoom in; Ctrl+wheel: zoom, drag: pan" : "");
+      html.push(`<div class="cell ${n.kind}${n.inTask ? " in-task" : ""}" data-n="${n.id}"${n.region !== null ? ` data-r="${n.region}"` : ""} data-tip="${esc(tip)}" ` +
+        `style="left:${left.toFixed(1)}px;top:${depth * ROW}px;width:${shownWidth.toFixed(1)}px;background:${nodeColour(n)}">` +
+        `${shownWidth > 40 ? esc(shortLabel(n)) : ""}</div>`);
+      if (h.children) for (let i = h.children.length - 1; i >= 0; i--) stack.push(h.children[i]);
     }
     box.innerHTML = html.join("");
     box.style.height = (depthMax + 1) * ROW + 2 + "px";
     box.dataset.cells = cells;
-    // crumbs: the path from the top to the zoomed node
     const crumbs = [];
-    for (let n = top.length === 1 && state.zoom !== null ? top[0] : null; n; n = nodes.get(n.parent))
+    for (let n = focus === top ? null : focus.data; n; n = nodes.get(n.parent))
       crumbs.unshift(`<a data-zoom="${n.id}">${esc(shortLabel(n))}</a>`);
-    $("tree-crumbs").innerHTML = state.zoom !== null ? `<a data-zoom="">all</a> \u203a ` + crumbs.join(" \u203a ") : "";
-    if (cells >= MAX_CELLS) $("tree-crumbs").innerHTML += ` <span class="muted">(first ${MAX_CELLS} cells; zoom in or raise the filter)</span>`;
+    $("tree-crumbs").innerHTML = (crumbs.length ? `<a data-zoom="">all</a> \u203a ` + crumbs.join(" \u203a ") : "") +
+      (icicleTransform.k > 1 ? ` <a data-zoom="${state.zoom === null ? "" : state.zoom}">reset wheel zoom (\u00d7${icicleTransform.k.toFixed(1)})</a>` : "") +
+      (cells >= MAX_CELLS ? ` <span class="muted">(first ${MAX_CELLS} cells; zoom in or raise the filter)</span>` : "");
     markAll();
   }
-  function ownTime(n, key) {
-    let s = 0;
-    for (const t of n.threads) if (key === "all" || t[0] === key) s += t[3];
-    return s;
+  function zoomTree(id) {
+    state.zoom = id;
+    icicleTransform = d3.zoomIdentity;
+    d3.select("#icicle").call(icicleZoom.transform, d3.zoomIdentity);
+    writeHash();
+    renderTree();
   }
   $("icicle").addEventListener("click", (e) => {
     const cell = e.target.closest(".cell");
     if (!cell) return;
+    e.stopPropagation();  // re-drawn below: the document's handler would find the cell detached
     const n = nodes.get(Number(cell.dataset.n));
-    state.zoom = n.children.length ? n.id : state.zoom;
-    if (n.region !== null) { state.cfg = n.children.length ? n.id : n.parent; }
-    renderTree();
+    if (n.children.length) zoomTree(n.id);
+    if (n.region !== null) state.cfg = n.children.length ? n.id : n.parent;
     renderCfg();
     select(n.region, n.id);
   });
   $("tree-crumbs").addEventListener("click", (e) => {
     const a = e.target.closest("[data-zoom]");
-    if (!a) return;
-    state.zoom = a.dataset.zoom === "" ? null : Number(a.dataset.zoom);
-    writeHash();
-    renderTree();
+    if (a) zoomTree(a.dataset.zoom === "" ? null : Number(a.dataset.zoom));
   });
   function setupTreeControls() {
     const sel = $("tree-thread");
@@ -258,6 +268,7 @@
     const min = $("tree-min");
     min.value = state.min;
     min.addEventListener("change", () => { state.min = Math.max(0, Number(min.value) || 0); writeHash(); renderTree(); });
+    d3.select("#icicle").call(icicleZoom).on("dblclick.zoom", null);
   }
 
   // the selected node (or the selected region's call paths), per thread
@@ -331,7 +342,7 @@
       (ovRows || program ? `<table><tr><th>region</th><th class="num">total</th><th class="num">synch</th><th class="num">imbal</th><th class="num">limpar</th><th class="num">mgmt</th><th class="num">sum</th></tr>${program}${ovRows}</table>` : `<p class="muted">none</p>`);
   }
 
-  // ---- control flow: whole or one layer (a node and its children) -----------
+  // ---- control flow: whole or one layer (a node and its children), laid out by Graphviz
   function edgeLabel(counts) {  // {thread: count} -> "0-3|5, 4|1", as views.edge_label in Python
     const byCount = new Map();
     for (const [t, c] of counts) { if (!byCount.has(c)) byCount.set(c, []); byCount.get(c).push(t); }
@@ -348,88 +359,115 @@
     };
     return [...byCount.entries()].sort((a, b) => Math.min(...a[1]) - Math.min(...b[1])).map(([c, ids]) => `${ranges(ids)}|${c}`).join(", ");
   }
-  const MAX_CFG_NODES = 1500;
-  function renderCfg() {
-    const body = $("cfg-body");
+  // Graphviz lays out a few hundred boxes in well under a second; beyond
+  // that the whole graph is cut (raise the filter or use layers), and a
+  // layer shows its busiest children (a layer of hundreds is unreadable).
+  const MAX_CFG_NODES = 150, MAX_LAYER_CHILDREN = 60;
+  let graphviz = null, cfgRun = 0;
+  const dotString = (s) => '"' + String(s).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+  function cfgNodes() {
     const total = totalOf("all") || 1;
-    const values = subtree("all");
     const minValue = (state.cfgmin / 100) * total;
-    const shown = [];  // {n, depth}
-    let hidden = 0;
+    const shown = [];
+    let hidden = 0, layer = null;
     if (state.cfgmode === "layer") {
       // Without a chosen layer: the program's root and what it entered.
-      const parent = state.cfg !== null && nodes.has(state.cfg) ? nodes.get(state.cfg) : roots[0] || null;
-      if (parent) shown.push({ n: parent, depth: 0 });
-      for (const c of parent ? parent.children : roots) {
-        if (values.get(c.id) >= minValue) shown.push({ n: c, depth: parent ? 1 : 0 });
+      layer = state.cfg !== null && nodes.has(state.cfg) ? nodes.get(state.cfg) : roots[0];
+      shown.push(layer);
+      // The busiest children, in the order they were entered.
+      const kept = new Set(layer.children.filter((c) => subtreeValue("all", c.id) >= minValue)
+        .sort((a, b) => subtreeValue("all", b.id) - subtreeValue("all", a.id)).slice(0, MAX_LAYER_CHILDREN));
+      for (const c of layer.children) {
+        if (kept.has(c)) shown.push(c);
         else hidden++;
       }
     } else {
-      const stack = roots.slice().reverse().map((n) => ({ n, depth: 0 }));
+      const stack = roots.slice().reverse();
       while (stack.length) {
-        const item = stack.pop();
-        if (item.depth > 0 && values.get(item.n.id) < minValue) { hidden++; continue; }
-        if (shown.length >= MAX_CFG_NODES) { hidden++; continue; }
-        shown.push(item);
-        for (let i = item.n.children.length - 1; i >= 0; i--) stack.push({ n: item.n.children[i], depth: item.depth + 1 });
+        const n = stack.pop();
+        if ((n.parent !== null && subtreeValue("all", n.id) < minValue) || shown.length >= MAX_CFG_NODES) { hidden++; continue; }
+        shown.push(n);
+        for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
       }
     }
-    const busiest = Math.max(...shown.map((s) => s.n.excl), 1e-12);
-    const BOX_W = 330, BOX_H = 26, GAP = 14, INDENT = 26;
-    const index = new Map(shown.map((s, i) => [s.n.id, i]));
-    const y = (i) => 8 + i * (BOX_H + GAP);
-    const maxDepth = Math.max(0, ...shown.map((s) => s.depth));
-    const edgeX = 8 + maxDepth * INDENT + BOX_W;
-    const parts = [], labels = [];
-    let widest = edgeX;
-    for (const [i, s] of shown.entries()) {
-      const byPred = new Map();
-      for (const [p, t, c] of s.n.preds) { if (!byPred.has(p)) byPred.set(p, new Map()); byPred.get(p).set(t, c); }
-      for (const [p, counts] of byPred) {
-        if (!index.has(p)) continue;
-        const j = index.get(p), label = esc(edgeLabel(counts));
-        if (p === s.n.parent) {  // dotted: parent -> child entered first
-          const x = 8 + shown[j].depth * INDENT + 10;
-          parts.push(`<path class="cfg-edge parent" d="M${x},${y(j) + BOX_H} V${y(i) + BOX_H / 2} H${8 + s.depth * INDENT}" marker-end="url(#arrow)"/>`);
-          labels.push(`<text class="cfg-edge-label" x="${x + 4}" y="${y(i) - 3}">${label}</text>`);
-        } else {  // solid: sibling -> the sibling entered right after it
-          const bend = 18 + Math.min(Math.abs(i - j), 30) * 8;
-          const x0 = edgeX, y0 = y(j) + BOX_H / 2 + (i === j ? -6 : 0), y1 = y(i) + BOX_H / 2 + (i === j ? 6 : 0);
-          parts.push(`<path class="cfg-edge" d="M${x0},${y0} C${x0 + bend},${y0} ${x0 + bend},${y1} ${x0 + 2},${y1}" marker-end="url(#arrow)"/>`);
-          labels.push(`<text class="cfg-edge-label" x="${x0 + bend * 0.75 + 2}" y="${(y0 + y1) / 2 + 3}">${label}</text>`);
-          widest = Math.max(widest, x0 + bend + 8 * label.length);
-        }
-      }
-    }
-    const boxes = shown.map((s, i) => {
-      const n = s.n, x = 8 + s.depth * INDENT, share = n.excl / busiest;
-      const fill = `rgb(255,${Math.round(245 - 110 * share)},${Math.round(245 - 110 * share)})`;
-      const v = values.get(n.id);
-      const nav = state.cfgmode === "layer"
-        ? (i === 0 && n.parent !== null ? `<text class="cfg-nav" data-cfg="${n.parent}" x="${x + BOX_W - 14}" y="${y(i) + 17}">^</text>`
-          : n.children.length ? `<text class="cfg-nav" data-cfg="${n.id}" x="${x + BOX_W - 14}" y="${y(i) + 17}">+</text>` : "")
-        : "";
-      return `<g class="cfg-node"><rect data-r="${n.region === null ? "" : n.region}" data-n="${n.id}" x="${x}" y="${y(i)}" width="${BOX_W}" height="${BOX_H}" rx="4" fill="${fill}" ` +
-        `data-tip="${esc(nodeLabel(n))}\n${n.visits} visits, exclusive ${fmt(n.excl)}, subtree ${fmt(v)} (${pct(100 * v / total)})"/>` +
-        `<text x="${x + 5}" y="${y(i) + 11}">${esc(shortLabel(n).slice(0, 46))}</text>` +
-        `<text x="${x + 5}" y="${y(i) + 22}" fill="#495057">${n.visits}x, excl ${fmt(n.excl)}, ${pct(100 * v / total)}</text>${nav}</g>`;
-    });
-    const height = y(shown.length) + 10;
-    body.innerHTML = `<svg width="${widest + 40}" height="${height}">` +
-      `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#495057"/></marker></defs>` +
-      parts.join("") + boxes.join("") + labels.join("") + `</svg>` +
-      (hidden ? `<p class="muted">${hidden} node(s) hidden by the filter${shown.length >= MAX_CFG_NODES ? " or the size limit" : ""}</p>` : "");
-    for (const rect of body.querySelectorAll('rect[data-r=""]')) rect.removeAttribute("data-r");
-    $("cfg-scale").innerHTML = `exclusive time: 0 <i></i> ${fmt(busiest)}`;
-    markAll();
+    return { shown, hidden, layer, total };
   }
-  $("cfg-body").addEventListener("click", (e) => {
+  // The ompP CFG paper's drawing: dotted edge parent -> child entered first,
+  // solid edge sibling -> the sibling entered next, labels T|N, redder boxes
+  // for more exclusive time; "+" marks a node whose layer can be opened.
+  function cfgDot({ shown, layer, total }) {
+    const busiest = Math.max(...shown.map((n) => n.excl), 1e-12);
+    const ids = new Set(shown.map((n) => n.id));
+    // A layer is one level: left to right reads in entry order.  The whole
+    // tree grows to the right, so that a program's many regions stack down
+    // the scrolling panel instead of running off its side.
+    const out = ['digraph cfg {', `graph [rankdir=${layer ? "TB" : "LR"}, nodesep=0.25, ranksep=0.35, bgcolor="transparent"];`,
+      'node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, margin="0.08,0.03"];',
+      'edge [fontname="Helvetica", fontsize=9, fontcolor="#1c7ed6", color="#495057", arrowsize=0.6];'];
+    for (const n of shown) {
+      const v = subtreeValue("all", n.id);
+      const more = layer && n !== layer && n.children.length ? "  [+]" : "";
+      const label = `${shortLabel(n).slice(0, 48)}${more}\n${n.visits}x, excl ${fmt(n.excl)}, ${pct(100 * v / total)}`;
+      const fill = d3.color(d3.interpolateReds(0.05 + 0.6 * (n.excl / busiest))).formatHex();
+      out.push(`n${n.id} [id="cfgn${n.id}", label=${dotString(label)}, fillcolor="${fill}"${n === layer ? ', penwidth=2' : ""}];`);
+    }
+    for (const n of shown) {
+      const byPred = new Map();
+      for (const [p, t, c] of n.preds) { if (!byPred.has(p)) byPred.set(p, new Map()); byPred.get(p).set(t, c); }
+      for (const [p, counts] of byPred) {
+        if (!ids.has(p)) continue;
+        const parentEdge = p === n.parent;
+        out.push(`n${p} -> n${n.id} [label=${dotString(edgeLabel(counts))}${parentEdge ? ", style=dotted" : ", constraint=false"}];`);
+      }
+      // Keep the tree's shape where no control-flow edge gives one.
+      if (n.parent !== null && ids.has(n.parent) && !byPred.has(n.parent)) out.push(`n${n.parent} -> n${n.id} [style=invis];`);
+    }
+    out.push("}");
+    return out.join("\n");
+  }
+  function renderCfg() {
+    const run = ++cfgRun;
+    const graph = cfgNodes();
+    const busiest = Math.max(...graph.shown.map((n) => n.excl), 1e-12);
+    $("cfg-scale").innerHTML = `exclusive time: 0 <i style="background:linear-gradient(90deg, ${d3.interpolateReds(0.05)}, ${d3.interpolateReds(0.65)})"></i> ${fmt(busiest)}`;
+    const layer = graph.layer;
+    const crumbs = [];
+    if (layer) for (let n = layer; n; n = nodes.get(n.parent)) crumbs.unshift(`<a data-cfg="${n.id}">${esc(shortLabel(n))}</a>`);
+    $("cfg-nav").innerHTML = layer
+      ? (layer.parent !== null ? `<button data-cfg="${layer.parent}" title="the parent's layer">^ up</button> ` : "") + `layer: ${crumbs.join(" \u203a ")}`
+      : "";
+    (graphviz || (graphviz = OmppGraphviz.Graphviz.load())).then((gv) => {
+      if (run !== cfgRun) return;  // a newer render is under way
+      const body = $("cfg-body");
+      body.innerHTML = gv.dot(cfgDot(graph)) +
+        (graph.hidden ? `<p class="muted">${graph.hidden} node(s) hidden by the filter or the size limit (${layer ? MAX_LAYER_CHILDREN + " busiest children a layer" : MAX_CFG_NODES + " nodes"})</p>` : "");
+      for (const g of body.querySelectorAll("g.node")) {
+        const n = nodes.get(Number(g.id.slice(4)));
+        g.dataset.n = n.id;
+        if (n.region !== null) g.dataset.r = n.region;
+        if (layer && n !== layer && n.children.length) g.dataset.cfg = n.id;
+        g.dataset.tip = `${nodeLabel(n)}\n${n.visits} visits, exclusive ${fmt(n.excl)}, subtree ${fmt(subtreeValue("all", n.id))}` +
+          (g.dataset.cfg ? "\nclick: open its layer" : "");
+        const title = g.querySelector("title");
+        if (title) title.remove();
+      }
+      body.dataset.nodes = graph.shown.length;
+      body.dataset.run = run;
+      markAll();
+      cfgDone();
+    }).catch((err) => { $("cfg-body").textContent = "Graphviz failed: " + err; cfgDone(); });
+  }
+  function openLayer(id) { state.cfg = id; writeHash(); renderCfg(); }
+  $("cfg-nav").addEventListener("click", (e) => {
     const nav = e.target.closest("[data-cfg]");
-    if (nav) { state.cfg = nav.dataset.cfg === "" ? null : Number(nav.dataset.cfg); writeHash(); renderCfg(); return; }
-    const rect = e.target.closest("rect[data-n]");
-    if (!rect) return;
-    const n = nodes.get(Number(rect.dataset.n));
-    if (state.cfgmode === "layer" && n.children.length && n.id !== state.cfg) { state.cfg = n.id; renderCfg(); }
+    if (nav) openLayer(Number(nav.dataset.cfg));
+  });
+  $("cfg-body").addEventListener("click", (e) => {
+    const g = e.target.closest("g.node");
+    if (!g) return;
+    e.stopPropagation();
+    const n = nodes.get(Number(g.dataset.n));
+    if (g.dataset.cfg) openLayer(n.id);
     if (n.region !== null) select(n.region, n.id);
   });
   function setupCfgControls() {
@@ -486,46 +524,163 @@
     sel.addEventListener("change", () => { state.file = sel.value; writeHash(); renderSource(false); markAll(); });
   }
 
-  // ---- over time (continuous profiling snapshots) -------------------------------
-  function lineChart(title, times, series, unit) {
-    const W = 520, H = 170, L = 50, B = 22;
-    const max = Math.max(1e-12, ...series.flatMap((s) => s.values));
-    const tmax = Math.max(...times, 1e-12);
-    const px = (t) => L + (t / tmax) * (W - L - 10), py = (v) => 8 + (1 - v / max) * (H - B - 8);
-    const palette = ["#1c7ed6", "#e03131", "#2f9e44", "#f08c00", "#9c36b5", "#0c8599", "#5c940d", "#d6336c", "#495057"];
-    const lines = series.map((s, k) =>
-      `<polyline fill="none" stroke="${palette[k % palette.length]}" stroke-width="${s.region === state.region ? 3 : 1.5}" ${s.region !== undefined ? `data-r="${s.region}"` : ""} ` +
-      `data-tip="${esc(s.name)}" points="${s.values.map((v, i) => px(times[i]).toFixed(1) + "," + py(v).toFixed(1)).join(" ")}"/>`).join("");
-    const legend = series.map((s, k) => `<span ${s.region !== undefined ? `data-r="${s.region}" style="cursor:pointer"` : ""}><span class="swatch" style="background:${palette[k % palette.length]}"></span>${esc(s.name)}</span>`).join(" ");
-    return `<div style="display:inline-block;vertical-align:top;margin-right:16px"><b>${esc(title)}</b><br>` +
-      `<svg width="${W}" height="${H}"><line x1="${L}" y1="${H - B}" x2="${W}" y2="${H - B}" stroke="#adb5bd"/><line x1="${L}" y1="4" x2="${L}" y2="${H - B}" stroke="#adb5bd"/>` +
-      `<text class="bar-label" x="2" y="14">${fmt(max)}</text><text class="bar-label" x="${W - 60}" y="${H - 4}">${tmax.toFixed(2)} s</text>` +
-      `<text class="bar-label" x="${L}" y="${H - 4}">${unit}</text>${lines}</svg><div class="legend" style="max-width:${W}px">${legend}</div></div>`;
+  // ---- over time (continuous profiling snapshots): uPlot charts and heatmaps
+  const PALETTE = ["#1c7ed6", "#e03131", "#2f9e44", "#f08c00", "#9c36b5", "#0c8599", "#5c940d", "#d6336c", "#495057"];
+  const snaps = D.snapshots || [];
+  let charts = [];
+  // Snapshots are cumulative since the start: an interval's figure is the
+  // difference to the snapshot before.
+  const perInterval = (get) => snaps.map((s, i) => get(s) - (i ? get(snaps[i - 1]) : 0));
+  const entryOf = (s, r) => (s.regions || []).find((e) => e.region === r);
+  const metricOf = (entry, metric) => {
+    if (!entry) return 0;
+    if (metric === "time") return entry.exclusive_s || 0;
+    if (metric === "visits") return entry.visits || 0;
+    return (entry.counters_exclusive || [])[metric] || 0;
+  };
+  function chart(box, title, series, unit) {
+    const div = document.createElement("div");
+    div.className = "chart";
+    box.appendChild(div);
+    const width = Math.max(320, Math.min(620, (box.clientWidth || 1200) / 2 - 24));
+    const u = new uPlot({
+      title, width, height: 190, scales: { x: { time: false } }, legend: { live: false },
+      axes: [{ label: "time since start (s)", size: 34 }, { label: unit, size: 56 }],
+      series: [{ label: "time (s)" }, ...series.map((s, k) => ({
+        label: s.name, stroke: PALETTE[k % PALETTE.length], width: s.region === state.region ? 3 : 1.5,
+        points: { show: snaps.length <= 60 },
+      }))],
+    }, [snaps.map((s) => s.time_s), ...series.map((s) => s.values)], div);
+    const items = div.querySelectorAll(".u-legend .u-series");
+    series.forEach((s, k) => { if (s.region !== undefined && items[k + 1]) items[k + 1].dataset.r = s.region; });
+    charts.push(u);
   }
+  // Regions with the most of `metric` by the last snapshot, plus the selected one.
+  function busiestRegions(metric, count) {
+    const last = snaps[snaps.length - 1];
+    const ranked = (last.regions || []).map((e) => [e.region, metricOf(e, metric)]).filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1]).slice(0, count).map(([r]) => r);
+    if (state.region !== null && entryOf(last, state.region) && !ranked.includes(state.region)) ranked.push(state.region);
+    return ranked;
+  }
+  const regionName = (r) => pad(r) + " " + (regions.get(r) ? regions.get(r).kind.toLowerCase() : "");
+  // A cell per region (or thread) and interval, coloured by a d3 scale.
+  function heatmap(box, title, rows, unit) {
+    const max = Math.max(1e-12, ...rows.flatMap((row) => row.values));
+    const CELL_H = 16, LABEL = 150, W = Math.max(300, Math.min(1100, (box.clientWidth || 1200) - LABEL - 40));
+    const cw = W / snaps.length;
+    const svg = [`<svg width="${LABEL + W + 10}" height="${rows.length * CELL_H + 24}">`];
+    rows.forEach((row, i) => {
+      const y = i * CELL_H;
+      svg.push(`<text class="bar-label" x="0" y="${y + 12}"${row.region !== undefined ? ` data-r="${row.region}"` : ""}>${esc(row.name)}</text>`);
+      row.values.forEach((v, j) => {
+        svg.push(`<rect x="${(LABEL + j * cw).toFixed(1)}" y="${y}" width="${Math.max(cw - 1, 1).toFixed(1)}" height="${CELL_H - 1}" ` +
+          `fill="${d3.interpolateYlOrRd(v / max)}"${row.region !== undefined ? ` data-r="${row.region}"` : ""} ` +
+          `data-tip="${esc(row.name)}, interval ending ${snaps[j].time_s.toFixed(2)} s: ${esc(unit(v))}"/>`);
+      });
+    });
+    const y = rows.length * CELL_H + 14;
+    svg.push(`<text class="bar-label" x="${LABEL}" y="${y}">${snaps[0].time_s.toFixed(2)} s</text>` +
+      `<text class="bar-label" x="${LABEL + W - 50}" y="${y}">${snaps[snaps.length - 1].time_s.toFixed(2)} s</text></svg>`);
+    const div = document.createElement("div");
+    div.className = "heatmap";
+    div.innerHTML = `<b>${esc(title)}</b> <span class="scale">0 <i style="background:linear-gradient(90deg, ${d3.interpolateYlOrRd(0)}, ${d3.interpolateYlOrRd(0.5)}, ${d3.interpolateYlOrRd(1)})"></i> ${esc(unit(max))}</span><br>` + svg.join("");
+    box.appendChild(div);
+  }
+  const OVERHEAD_NAMES = { synchronization_s: "synchronization", imbalance_s: "imbalance", limited_parallelism_s: "limited parallelism", thread_management_s: "thread management" };
   function renderOvertime() {
-    const snaps = D.snapshots || [];
     const panel = $("overtime");
     if (!snaps.length) { panel.classList.add("empty"); return; }
-    const times = snaps.map((s) => s.time_s);
-    const diff = (get) => snaps.map((s, i) => get(s) - (i ? get(snaps[i - 1]) : 0));
-    const overheadSeries = OVERHEADS.map((k) => ({ name: k.replace(/_s$/, "").replace(/_/g, " "), values: diff((s) => (s.overheads || {})[k] || 0) }));
-    const final = new Map();
-    for (const s of snaps) for (const e of s.regions || []) final.set(e.region, Math.max(final.get(e.region) || 0, e.exclusive_s));
-    const busiest = [...final.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([r]) => r);
-    if (state.region !== null && final.has(state.region) && !busiest.includes(state.region)) busiest.push(state.region);
-    const regionSeries = busiest.map((r) => ({
-      name: pad(r) + " " + (regions.get(r) ? regions.get(r).kind : ""), region: r,
-      values: diff((s) => ((s.regions || []).find((e) => e.region === r) || { exclusive_s: 0 }).exclusive_s),
-    }));
-    $("overtime-body").innerHTML = lineChart("Overheads per interval (all threads)", times, overheadSeries, "time since start") +
-      lineChart("Exclusive time per region per interval (all threads)", times, regionSeries, "time since start");
+    for (const u of charts) u.destroy();
+    charts = [];
+    const box = $("overtime-body");
+    box.innerHTML = "";
+    chart(box, "Overheads per interval (all threads)",
+      OVERHEADS.map((k) => ({ name: OVERHEAD_NAMES[k], values: perInterval((s) => (s.overheads || {})[k] || 0) })), "seconds");
+    // ompP's overhead properties (docs/analyses.md) rate an overhead by its
+    // share of the thread time; here per interval: interval x threads.
+    const threadTime = snaps.map((s, i) => (s.time_s - (i ? snaps[i - 1].time_s : 0)) * D.threads || 1);
+    chart(box, "Overhead properties per interval (severity: % of the interval's thread time)",
+      OVERHEADS.map((k) => ({ name: OVERHEAD_NAMES[k], values: perInterval((s) => (s.overheads || {})[k] || 0).map((v, i) => 100 * v / threadTime[i]) })), "%");
+    const timeRegions = busiestRegions("time", 8);
+    chart(box, "Exclusive time per region per interval (sum over threads)",
+      timeRegions.map((r) => ({ name: regionName(r), region: r, values: perInterval((s) => metricOf(entryOf(s, r), "time")) })), "seconds");
+    const visitRegions = busiestRegions("visits", 8);
+    chart(box, "Invocations per region per interval (sum over threads)",
+      visitRegions.map((r) => ({ name: regionName(r), region: r, values: perInterval((s) => metricOf(entryOf(s, r), "visits")) })), "visits");
+    // Per thread: only when the snapshots carry per-thread rows (a region
+    // entry's "threads": [{thread, visits, exclusive_s, counters_exclusive}]).
+    const focus = state.region !== null && entryOf(snaps[snaps.length - 1], state.region) ? state.region : timeRegions[0];
+    const tids = focus === undefined ? []
+      : [...new Set(snaps.flatMap((s) => ((entryOf(s, focus) || {}).threads || []).map((t) => t.thread)))].sort((a, b) => a - b);
+    const threadRow = (s, tid) => ((entryOf(s, focus) || {}).threads || []).find((t) => t.thread === tid);
+    const perThread = (metric) => tids.map((tid) => ({ name: "thread " + tid, values: perInterval((s) => metricOf(threadRow(s, tid), metric)) }));
+    if (tids.length) {
+      chart(box, `Exclusive time per thread per interval: ${regionName(focus)}`, perThread("time"), "seconds");
+      chart(box, `Invocations per thread per interval: ${regionName(focus)}`, perThread("visits"), "visits");
+    } else {
+      const note = document.createElement("p");
+      note.className = "muted";
+      note.textContent = "Per-thread curves and heatmaps need per-thread snapshot rows, which this profile's snapshots do not have (they are summed over threads).";
+      box.appendChild(note);
+    }
+    const metrics = [["time", "exclusive time", fmt], ["visits", "invocations", (v) => v + " visits"],
+      ...(D.counters || []).map((name, c) => [c, "counter " + name, (v) => v.toLocaleString("en") + " " + name])];
+    const metricSelect = $("heatmap-metric");
+    if (!metricSelect.options.length) {
+      metricSelect.innerHTML = metrics.map(([key, label]) => `<option value="${key}">${esc(label)}</option>`).join("");
+      metricSelect.addEventListener("change", () => { state.heat = metricSelect.value; writeHash(); renderOvertime(); markAll(); });
+    }
+    const chosen = metrics.find(([key]) => String(key) === String(state.heat)) || metrics[metrics.length > 2 ? 2 : 0];
+    metricSelect.value = String(chosen[0]);
+    const rows = busiestRegions(chosen[0], 20).map((r) => ({ name: regionName(r), region: r, values: perInterval((s) => metricOf(entryOf(s, r), chosen[0])) }));
+    heatmap(box, `Heatmap: ${chosen[1]} per region (rows) and interval (columns)`, rows, chosen[2]);
+    if (tids.length) heatmap(box, `Heatmap: ${chosen[1]} of ${regionName(focus)} per thread (rows) and interval (columns)`, perThread(chosen[0]), chosen[2]);
+  }
+
+  // ---- compare: this run (after) against another (before) ------------------------
+  // Regions are matched by kind, name, file and line (views.compare_rows);
+  // a change counts when it is at least 10 % of the region's larger time and
+  // 0.5 % of this run's total.
+  function renderCompare() {
+    const cmp = D.compare;
+    if (!cmp) { $("compare").classList.add("empty"); return; }
+    $("compare-other").textContent = cmp.other;
+    const total = totalOf("all") || 1;
+    const rows = cmp.rows.slice(0, 300);
+    const widest = Math.max(1e-12, ...rows.map((r) => Math.max(r.before_s, r.after_s)));
+    const bar = (v, colour) => `<svg width="120" height="10"><rect width="${(120 * v / widest).toFixed(1)}" height="10" fill="${colour}"/></svg>`;
+    const body = rows.map((r) => {
+      const change = r.after_s - r.before_s;
+      const significant = Math.abs(change) >= 0.1 * Math.max(r.before_s, r.after_s) && Math.abs(change) >= 0.005 * total;
+      const cls = significant ? (change > 0 ? "worse" : "better") : "";
+      const relative = r.before_s > 0 ? ` (${change >= 0 ? "+" : ""}${(100 * change / r.before_s).toFixed(0)} %)` : r.after_s > 0 ? " (new)" : "";
+      const where = `${r.kind}${r.name ? " '" + r.name + "'" : ""} ${r.file.split("/").pop()}:${r.line}`;
+      return `<tr class="${cls}"${r.after_region !== null ? ` data-r="${r.after_region}"` : ""}><td>${esc(where)}</td>` +
+        `<td class="num">${fmt(r.before_s)}</td><td>${bar(r.before_s, "#adb5bd")}</td>` +
+        `<td class="num">${fmt(r.after_s)}</td><td>${bar(r.after_s, "#1c7ed6")}</td>` +
+        `<td class="num change">${change >= 0 ? "+" : "\u2212"}${fmt(Math.abs(change))}${relative}</td>` +
+        `<td class="num">${r.before_visits} \u2192 ${r.after_visits}</td></tr>`;
+    }).join("");
+    $("compare-body").innerHTML =
+      `<p>wall time ${fmt(cmp.before_wall_time_s)} on ${cmp.before_threads} thread(s) before, ${fmt(D.wall_time_s)} on ${D.threads} now; ` +
+      `<span class="legend-worse">red: slower</span>, <span class="legend-better">green: faster</span> (by at least 10 % and 0.5 % of all time)</p>` +
+      `<table><tr><th>region</th><th class="num">before</th><th></th><th class="num">after</th><th></th><th class="num">change</th><th class="num">visits</th></tr>${body}</table>`;
   }
 
   // ---- start ------------------------------------------------------------------
+  // The page is ready once the first control-flow layout (asynchronous:
+  // Graphviz compiles its WebAssembly first) is in; tests wait for that.
+  function cfgDone() {
+    if (document.body.dataset.ready) return;
+    document.body.dataset.renderMs = (performance.now() - started).toFixed(0);
+    document.body.dataset.ready = "1";
+  }
   readHash();
   $("app").textContent = D.application;
   $("summary").textContent = `${D.threads} threads, wall time ${fmt(D.wall_time_s)}, ${regions.size} regions, ${nodes.size} call-tree nodes` +
     ((D.invariant_violations || []).length ? ` \u2014 warning: ${D.invariant_violations.length} figure(s) do not add up` : "");
+  $("libraries").textContent = D.libraries || "";
   setupTreeControls();
   setupCfgControls();
   setupSource();
@@ -536,11 +691,10 @@
   renderCfg();
   renderSource(true);
   renderOvertime();
+  renderCompare();
   markAll();
   revealSelection();
   addEventListener("hashchange", () => { readHash(); renderTree(); renderCfg(); renderSource(true); renderDetails(); renderOvertime(); markAll(); });
   let resizeTimer = null;
   addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderTree, 150); });
-  document.body.dataset.renderMs = (performance.now() - started).toFixed(0);
-  document.body.dataset.ready = "1";
 })();

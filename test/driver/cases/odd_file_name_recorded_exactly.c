@@ -5,5 +5,5 @@
 // DRIVER_ARGS: {runtime} -- {cc} -fopenmp '{dir}/odd*name%25\x.c' -o prog
 // DRIVER_NOT_STDERR: warning
 // DRIVER_THEN: OMP_NUM_THREADS=2 ./prog
-// DRIVER_THEN: grep -F '/odd*name%25\x.c (4-5) PARALLEL' prog.*.ompp.txt
+// DRIVER_THEN: grep -F 'R00001 odd*name%25\x.c (4-5) in main PARALLEL' prog.*.ompp.txt
 // DRIVER_THEN_STDOUT: ^ran$

@@ -15,4 +15,4 @@ int main(void) {
 // libgomp 12 has no omp_init_lock_with_hint, so the uninstrumented program only builds with libomp.
 // COMPILERS: clang
 // STDOUT: ok
-// T1: Init_lock_with_hint -; Init_nest_lock_with_hint -; Set_lock -; Unset_lock -; Destroy_lock -; Destroy_nest_lock -
+// T1: Lock_init_site lock@6; Init_lock_with_hint -; Lock_init_site lock@7; Init_nest_lock_with_hint -; Set_lock -; Unset_lock -; Destroy_lock -; Destroy_nest_lock -

@@ -26,7 +26,8 @@ int main(void) {
 // EXPECT-WARNING: macro_fallbacks.c:14: note: the implicit barrier of 'for' at line 14 is measured as part of the construct
 // EXPECT-WARNING: macro_fallbacks.c:18: warning: not instrumented: omp_set_lock \(inside a macro\)
 // STDOUT: 4 1
-// T1: Init_lock -; Parallel_fork parallel@12; Parallel_begin parallel; For_enter for@14; For_exit for@14; Single_enter single@15; Single_begin single;
+// T1: Lock_init_site lock@10; Init_lock -; Parallel_fork parallel@12; Parallel_begin parallel; For_enter for@14; For_exit for@14; Single_enter single@15; Single_begin single;
 // T1: Task_create_begin task@17; Task_begin task@17; Task_end task@17; Task_create_end task@17; Single_end single;
 // T1: Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel; Destroy_lock -
+// TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end

@@ -6,3 +6,4 @@ int main(void) {
   return 0;
 }
 // EXPECT-REWRITE-ERROR
+// TEXTUAL-DIFFERS: tokens do not see syntax errors (the compiler reports them)

@@ -56,3 +56,4 @@ int main(void) {
 // T2.COUNT: Task_create_end task@33 = 1
 // T2.COUNT: Master_end master@36 = 1
 // T2.COUNT: Parallel_join parallel@35 = 1
+// TEXTUAL-DIFFERS: a block starting with a macro that ends a statement cannot be delimited from tokens

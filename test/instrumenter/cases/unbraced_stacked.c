@@ -42,11 +42,11 @@ int main(void) {
 // T1: Task_end task@15; Task_create_end task@15; Taskgroup_end taskgroup; Taskgroup_exit taskgroup; Master_end master;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@19; Parallel_begin parallel; Sections_enter sections@20;
-// T1: Section_begin sections; Task_create_begin task@23; Task_begin task@23; Atomic_enter atomic@24; Atomic_exit atomic;
-// T1: Task_end task@23; Task_create_end task@23; Section_end sections;
-// T1: Section_begin sections; Atomic_enter atomic@27; Atomic_exit atomic; Section_end sections;
+// T1: Section_begin section@22; Task_create_begin task@23; Task_begin task@23; Atomic_enter atomic@24; Atomic_exit atomic;
+// T1: Task_end task@23; Task_create_end task@23; Section_end section;
+// T1: Section_begin section@26; Atomic_enter atomic@27; Atomic_exit atomic; Section_end section;
 // T1: Implicit_barrier_enter sections; Implicit_barrier_exit sections; Sections_exit sections;
 // T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Task_end task = 3
-// T2.COUNT: Section_end sections = 2
+// T2.COUNT: Section_end section = 2
 // T2.COUNT: Single_exit single@9 = 2

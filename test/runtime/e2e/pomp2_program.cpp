@@ -4,6 +4,7 @@
 // is checked by test_e2e.py.
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_locks.h>
+#include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
 #include <atomic>
@@ -179,6 +180,10 @@ static void regions(bool exit_from_worker, bool nested) {
 
 static void locks() {
     omp_lock_t lock;
+    static POMP2_Region_handle init_site = nullptr;
+    // What ompp-instrument makes of omp_init_lock(&counter_lock) at line 181.
+    POMP2_Lock_init_site(&init_site,
+                         "80*regionType=lock*sscl=prog.c:181:181*escl=prog.c:181:181*lockName=counter_lock**");
     POMP2_Init_lock(&lock);
     int counter = 0;
 #pragma omp parallel num_threads(2)

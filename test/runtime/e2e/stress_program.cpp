@@ -2,7 +2,9 @@
 // pomp2_program.cpp.  argv[1] selects the scenario, argv[2] its size:
 //   deep N        a user region inside a recursion N deep
 //   quicksort N   textbook quicksort of N sorted ints, parallel sections if(depth < 2)
-//   names N       N user regions with run-time names from one call site
+//   names N       N user regions with run-time names from one call site; prints
+//                 "registration: W s, cpu C s", the wall and CPU time of the
+//                 N regions' events
 //   churn N       N nested team creations (new OS threads with libgomp)
 // Built with -DOMPP_STRESS_PLAIN, every POMP2 call is left out: the same
 // program without ompp, for scripts/stress.sh's comparison.
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <omp.h>
 #include <vector>
 
@@ -91,12 +94,16 @@ static void quicksort(std::vector<int>& a, int low, int high, int depth) {
 
 static void names(int count) {
     char name[32];
+    const double start = omp_get_wtime();
+    const std::clock_t cpu_start = std::clock();
     for (int i = 0; i < count; ++i) {
         std::snprintf(name, sizeof name, "name-%d", i);
         POMP(POMP2_USER_Begin_named(&r_named, name, "stress.c", 60));
         sink = sink + 1;
         POMP(POMP2_USER_End_named(name, "stress.c", 61));
     }
+    std::printf("registration: %.3f s, cpu %.3f s\n", omp_get_wtime() - start,
+                static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
 }
 
 static void parallel_team(POMP2_Region_handle* handle, const char* ctc, bool nested) {

@@ -189,6 +189,10 @@ class ProgramTest(unittest.TestCase):
         self.assertEqual(len(profile["warnings"]), 1)
         self.assertIn("prog.c (5-50)", profile["warnings"][0]["text"])
         self.assertIn("prog.c (5-50)", text)
+        # Told once on stderr, at the end, with the count.
+        told = [l for l in result.stderr.splitlines() if "kind(s) of warning" in l]
+        self.assertEqual(told, [f"ompp: 1 kind(s) of warning, {profile['warnings'][0]['occurrences']} in all "
+                                "(unbalanced events, regions left open, ...); see \"ompp Warnings\" in the report"])
 
     def test_unwritable_outdir_falls_back_to_tmp(self):
         app = f"ompp-e2e-{os.getpid()}-{Path(CXX).name.replace('+', 'x')}"
@@ -233,6 +237,8 @@ class ProgramTest(unittest.TestCase):
         profile, _ = self.profile_in(outdir, threads=1)
         self.check_invariants(profile)
         [lock] = region_ids(profile, "LOCK")
+        [region] = [r for r in profile["regions"] if r["id"] == lock]
+        self.assertEqual((region["name"], region["file"], region["first_line"]), ("counter_lock", "prog.c", 181))
         visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])
         self.assertGreaterEqual(visits, 200)
         held = sum(m["body_count"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])

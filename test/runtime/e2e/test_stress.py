@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """libompp under stress (issue 10): deep recursion, quicksort on sorted input,
-run-time user-region names, planted files, awkward
-names and values.  Correctness only; scripts/stress.sh measures time and
-memory.  Configuration as test_e2e.py: OMPP_E2E_CXX, OMPP_E2E_LIBDIR,
-OMPP_E2E_INCLUDE, OMPP_E2E_SOURCES."""
+run-time user-region names, nested-team thread churn, planted files, a full
+disk, SIGTERM during the final write, awkward names and values.  Correctness
+only; scripts/stress.sh measures time and memory.  Configuration as
+test_e2e.py: OMPP_E2E_CXX, OMPP_E2E_CC, OMPP_E2E_LIBDIR, OMPP_E2E_INCLUDE,
+OMPP_E2E_SOURCES."""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -16,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
 from ompp_profile import read_json  # noqa: E402  (the one reader of profiles)
 
 CXX = os.environ.get("OMPP_E2E_CXX", "g++-12")
+CC = os.environ.get("OMPP_E2E_CC", "gcc-12")
 LIBDIR = Path(os.environ["OMPP_E2E_LIBDIR"])
 INCLUDE = Path(os.environ["OMPP_E2E_INCLUDE"])
 SOURCES = Path(os.environ.get("OMPP_E2E_SOURCES", Path(__file__).parent))
@@ -34,16 +38,21 @@ class StressTest(unittest.TestCase):
                      f"-L{LIBDIR}", f"-Wl,-rpath,{LIBDIR}", "-lompp", "-o", str(cls.exe)])
         if build.returncode != 0:
             raise RuntimeError(f"building the stress program failed:\n{build.stderr}")
+        cls.shim = cls.work / "enospc_shim.so"
+        build = run([CC, "-shared", "-fPIC", "-O1", str(SOURCES / "enospc_shim.c"), "-o", str(cls.shim), "-ldl"])
+        if build.returncode != 0:
+            raise RuntimeError(f"building the ENOSPC shim failed:\n{build.stderr}")
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.work, ignore_errors=True)
 
+    def environment(self, outdir, **env):
+        return dict(os.environ, OMP_NUM_THREADS="2", OMPP_OUTDIR=str(outdir), OMPP_QUIET="1", **env)
+
     def launch(self, *args, outdir=None, **env):
         outdir = Path(outdir or tempfile.mkdtemp(dir=self.work))
-        environment = dict(os.environ, OMP_NUM_THREADS="2", OMPP_OUTDIR=str(outdir), OMPP_QUIET="1")
-        environment.update(env)
-        result = run([str(self.exe), *args], env=environment, cwd=self.work)
+        result = run([str(self.exe), *args], env=self.environment(outdir, **env), cwd=self.work)
         self.assertEqual(result.returncode, 0, result.stderr)
         return result, outdir
 
@@ -71,6 +80,51 @@ class StressTest(unittest.TestCase):
         names = {r["name"] for r in profile["regions"] if r["kind"] == "USER_REGION"}
         self.assertEqual(len(names), 20000)
         self.assertEqual(profile["warnings"], [])
+
+    def test_thread_churn_recycles_thread_state(self):
+        # libgomp starts new OS threads for each of the 300 x 2 nested teams;
+        # a passive wait keeps the run short on a loaded machine.
+        _, outdir = self.launch("churn", "300", OMP_WAIT_POLICY="passive")
+        profile = self.profile(outdir)
+        self.assertEqual(profile["invariant_violations"], [])
+        # States are carried on by team position: the initial thread, the
+        # outer worker, the two inner workers, and a few more when a new
+        # thread starts before the one it replaces has ended.
+        self.assertLess(len(profile["threads_info"]), 12, profile["threads_info"])
+        inner = max(r["id"] for r in profile["regions"] if r["kind"] == "PARALLEL")
+        visits = sum(m["visits"] for n in profile["nodes"] if n.get("region") == inner for m in n["threads"])
+        self.assertEqual(visits, 300 * 2 * 2)
+
+    def test_sigterm_during_the_final_write(self):
+        outdir = Path(tempfile.mkdtemp(dir=self.work))
+        process = subprocess.Popen([str(self.exe), "names", "50000"], env=self.environment(outdir), cwd=self.work,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # A temporary file in the output directory: the exit-time write has begun.
+        deadline = time.monotonic() + 200
+        while not any(outdir.glob(".ompp-*")) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        if process.poll() is not None:
+            self.skipTest("the program ended before the write could be interrupted")
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=240)
+        self.assertEqual(process.returncode, -signal.SIGTERM, stderr)
+        # The signal waits for the write under way (its handler must not run
+        # on the writing thread and wait for itself): a complete profile
+        # under the final names, nothing else.
+        self.assertEqual(sorted(p.suffix for p in outdir.iterdir()), [".json", ".txt"])
+        profile = self.profile(outdir)
+        self.assertEqual(len([r for r in profile["regions"] if r["kind"] == "USER_REGION"]), 50000)
+        [text] = outdir.glob("*.ompp.txt")
+        self.assertIn("ompP Control Flow", text.read_text())
+
+    def test_full_disk_leaves_nothing_half_written(self):
+        outdir = Path(tempfile.mkdtemp(dir=self.work))
+        result = run([str(self.exe), "names", "2000"], cwd=self.work,
+                     env=self.environment(outdir, LD_PRELOAD=str(self.shim), ENOSPC_AFTER="65536"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(list(outdir.iterdir()), [])
+        lines = result.stderr.strip().splitlines()
+        self.assertTrue(lines and all("No space left on device" in line for line in lines), result.stderr)
 
     def test_planted_links_do_not_lose_the_profile(self):
         outdir = Path(tempfile.mkdtemp(dir=self.work))
