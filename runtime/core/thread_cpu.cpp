@@ -8,8 +8,11 @@
 
 namespace ompp::core {
 
-ThreadCpuSource::~ThreadCpuSource() {
+ThreadCpuSource::~ThreadCpuSource() { release(); }
+
+void ThreadCpuSource::release() {
     if (schedstat_fd_ >= 0) close(schedstat_fd_);
+    schedstat_fd_ = kNotOpened;
 }
 
 ThreadCpu ThreadCpuSource::read() {

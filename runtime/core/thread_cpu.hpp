@@ -22,7 +22,9 @@ struct ThreadCpu {
     std::uint64_t run_delay_ns;  // runnable but not running
 };
 
-// One per thread, used by that thread only.
+// One per thread state, used by the thread that owns the state only.  A
+// state carried on by another OS thread (Measurement's recycling by team
+// position) must be released first: the open file is the old thread's.
 class ThreadCpuSource {
 public:
     ThreadCpuSource() = default;
@@ -31,6 +33,8 @@ public:
     ~ThreadCpuSource();
 
     ThreadCpu read();
+    // As the owning OS thread ends: closes its file, so the next owner opens its own.
+    void release();
 
 private:
     static constexpr int kNotOpened = -2;

@@ -186,6 +186,10 @@ public:
         return counters_ == nullptr && current_ == &implicit_main_ && implicit_main_.frames.empty() &&
                active_.empty() && held_locks_.empty();
     }
+    // Owner only, as its OS thread ends and the state is parked: lets go of
+    // what belongs to that OS thread (its CPU-time file), so the thread that
+    // carries on with the state reads its own.
+    void release_os_thread() { cpu_.release(); }
 
 private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
