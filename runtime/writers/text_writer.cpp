@@ -330,7 +330,8 @@ private:
                 push_children(child.id, inner);
             } else if (subtree_size_[child.id] > 1) {
                 line("{:>44}{}+- ... {} deeper node{} not shown (text report depth limit {}; see the JSON profile)", "",
-                     inner, subtree_size_[child.id] - 1, subtree_size_[child.id] == 2 ? "" : "s", model::kTextReportDepth);
+                     inner, subtree_size_[child.id] - 1, subtree_size_[child.id] == 2 ? "" : "s",
+                     model::kTextReportDepth);
             }
         }
         line("");

@@ -31,8 +31,8 @@ std::string thread_ranges(const std::vector<std::uint32_t>& threads) {
 
 std::string node_label(const model::Profile& profile, const ProfileIndex& index, const Node& node) {
     const auto* region = index.region(node.region);
-    std::string region_text = region ? fmt::format("{} {} {}", model::region_number(region->id), model::report_name(region->kind),
-                                                   model::source_range(profile, *region))
+    std::string region_text = region ? fmt::format("{} {} {}", model::region_number(region->id),
+                                                   model::report_name(region->kind), model::source_range(profile, *region))
                                      : std::string("?");
     switch (node.kind) {
     case NodeKind::Root: return fmt::format("[{}]", profile.application);

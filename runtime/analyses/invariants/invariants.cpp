@@ -59,7 +59,8 @@ private:
         const model::Region* region = index_.region(node.region);
         if (region == nullptr) return fmt::format("node {} ({})", node.id, model::to_string(node.kind));
         return fmt::format("node {} ({} of {} {} {})", node.id, model::to_string(node.kind),
-                           model::region_number(region->id), model::report_name(region->kind), model::source_range(profile_, *region));
+                           model::region_number(region->id), model::report_name(region->kind),
+                           model::source_range(profile_, *region));
     }
 
     void times_are_sane(const Node& node) {

@@ -106,9 +106,10 @@ void append_summary(std::string& out, const model::Profile& profile) {
     for (std::size_t i = 0; i < ranked.size() && i < kSummaryRegions; ++i) {
         const auto& [region, time] = ranked[i];
         const model::Region* r = model::find_region(profile, region);
+        const std::string label = r ? fmt::format("{} {}", model::region_number(r->id), model::region_context(profile, *r))
+                                    : model::region_number(region);
         fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  {}\n", time.exclusive_s, percent(time.exclusive_s, total_s),
-                       time.instances, r ? fmt::format("{} {}", model::region_number(r->id), model::region_context(profile, *r))
-                                         : model::region_number(region));
+                       time.instances, label);
     }
     fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  outside any region (serial code)\n", outside_s,
                    percent(outside_s, total_s), "");
