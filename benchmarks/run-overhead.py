@@ -19,7 +19,6 @@ import argparse
 import csv
 import dataclasses
 import datetime
-import json
 import os
 import re
 import shutil
@@ -36,6 +35,10 @@ KERNEL_PREFIXES = ("bots_", "npb_")
 OPTIMISATION_FLAGS = "-O2 -DNDEBUG"
 GNU_TIME = "/usr/bin/time"  # Debian package "time"
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.MULTILINE)
+
+sys.path.insert(0, str(REPO_DIR / "scripts"))
+import ompp_profile  # noqa: E402  (the one reader of profiles)
+from ompp_profile import Node, Profile  # noqa: E402
 
 # The project's targets (issue 5), as (kernel, variant or None for all, threads or None) -> max overhead %.
 TARGETS = [
@@ -142,39 +145,25 @@ def list_variants(executable: Path, size: str) -> list[str]:
 
 # --------------------------------------------------------------------------- profiles
 
-def task_figures(profile: dict) -> tuple[int, float]:
-    """Task count and summed own task time of an ompp JSON profile (docs/profile-json.md).
+def task_figures(profile: Profile) -> tuple[int, float]:
+    """Task count and summed own task time of an ompp profile (docs/profile-json.md).
 
     A task instance is a visit of a task_root node.  A task's own time is the
     inclusive time of its task_root minus the time spent in nested tasks it ran
     (task_stub nodes, and any task_root nested directly), so nested tasks are
     not counted twice.
     """
-    nodes = profile.get("nodes", [])
-    children: dict[int, list[dict]] = {}
-    for node in nodes:
-        if node.get("parent") is not None:
-            children.setdefault(node["parent"], []).append(node)
-
-    def summed(node: dict, key: str) -> float:
-        return sum(t.get(key, 0) for t in node.get("threads", []))
-
-    def nested_task_time(node: dict) -> float:
+    def nested_task_time(node: Node) -> float:
         total = 0.0
-        for child in children.get(node["id"], []):
-            if child.get("kind") in ("task_stub", "task_root"):
-                total += summed(child, "inclusive_s")
+        for child in node.children:
+            if child.kind in ("task_stub", "task_root"):
+                total += child.inclusive_s
             else:
                 total += nested_task_time(child)
         return total
 
-    count = 0
-    own_time = 0.0
-    for node in nodes:
-        if node.get("kind") == "task_root":
-            count += int(summed(node, "visits"))
-            own_time += summed(node, "inclusive_s") - nested_task_time(node)
-    return count, own_time
+    task_roots = [node for node in profile.nodes.values() if node.kind == "task_root"]
+    return sum(node.visits for node in task_roots), sum(node.inclusive_s - nested_task_time(node) for node in task_roots)
 
 
 def read_profile(out_dir: Path, run: Run) -> None:
@@ -188,11 +177,11 @@ def read_profile(out_dir: Path, run: Run) -> None:
     try:
         tasks, task_time = 0, 0.0
         for path in json_files:
-            count, own = task_figures(json.loads(path.read_text()))
+            count, own = task_figures(ompp_profile.read_profile(path))
             tasks += count
             task_time += own
         run.tasks, run.task_time_s = tasks, task_time
-    except (ValueError, KeyError, TypeError) as error:
+    except (ompp_profile.ProfileFormatError, ValueError, KeyError, TypeError) as error:
         run.error = f"unreadable profile {json_files[0].name}: {error}"
 
 

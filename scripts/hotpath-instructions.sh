@@ -16,7 +16,7 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic critical loop task undeferred fibnode; do
+for scenario in user atomic critical loop parallel task undeferred fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))

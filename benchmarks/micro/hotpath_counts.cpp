@@ -14,7 +14,7 @@ using namespace ompp::bench;
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|task|undeferred|fibnode ITERATIONS\n", argv[0]);
+        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|parallel|task|undeferred|fibnode ITERATIONS\n", argv[0]);
         return 2;
     }
     const char* scenario = argv[1];
@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) critical_instance(handle);
     } else if (std::strcmp(scenario, "loop") == 0) {
         for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
+    } else if (std::strcmp(scenario, "parallel") == 0) {
+        for (long i = 0; i < iterations; ++i) parallel_instance(handle);
     } else if (task || fibnode || undeferred) {
         // Tasks run inside a scheduling point, as in a parallel region.
         POMP2_For_enter(&loop, kFor.c_str());

@@ -18,6 +18,7 @@ inline const std::string kInner = ctc("*regionType=userRegion*sscl=b.c:2:2*escl=
 inline const std::string kAtomic = ctc("*regionType=atomic*sscl=b.c:4:4*escl=b.c:4:4**");
 inline const std::string kCritical = ctc("*regionType=critical*sscl=b.c:5:5*escl=b.c:7:7**");
 inline const std::string kFor = ctc("*regionType=for*sscl=b.c:10:10*escl=b.c:12:12**");
+inline const std::string kParallel = ctc("*regionType=parallel*sscl=b.c:16:16*escl=b.c:18:18**");
 inline const std::string kTask = ctc("*regionType=task*sscl=b.c:13:13*escl=b.c:14:14**");
 inline const std::string kTaskwait = ctc("*regionType=taskwait*sscl=b.c:15:15*escl=b.c:15:15**");
 
@@ -45,6 +46,18 @@ inline void loop_with_implicit_barrier_instance(POMP2_Region_handle& handle) {
     POMP2_Implicit_barrier_enter(&handle, &old_task);
     POMP2_Implicit_barrier_exit(&handle, old_task);
     POMP2_For_exit(&handle);
+}
+
+// One parallel region instance as the master of a team of one sees it:
+// fork, begin, the implicit barrier, end, join.
+inline void parallel_instance(POMP2_Region_handle& handle) {
+    POMP2_Task_handle old_task, barrier_task;
+    POMP2_Parallel_fork(&handle, 1, 1, &old_task, kParallel.c_str());
+    POMP2_Parallel_begin(&handle);
+    POMP2_Implicit_barrier_enter(&handle, &barrier_task);
+    POMP2_Implicit_barrier_exit(&handle, barrier_task);
+    POMP2_Parallel_end(&handle);
+    POMP2_Parallel_join(&handle, old_task);
 }
 
 // Create, begin and end one task on the creating thread (call inside a

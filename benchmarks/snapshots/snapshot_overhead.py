@@ -11,7 +11,6 @@ Usage: snapshot_overhead.py [--build DIR] [--reps N] [--iterations N] [--interva
 """
 import argparse
 import glob
-import json
 import os
 import resource
 import statistics
@@ -19,6 +18,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from ompp_profile import read_profile  # noqa: E402  (the one reader of profiles)
 
 
 def run_once(workload, iterations, env):
@@ -55,9 +58,9 @@ def main():
         off.append(run_once(workload, args.iterations, base))
         on.append(run_once(workload, args.iterations, with_snapshots))
 
-    profiles = [json.load(open(f)) for f in glob.glob(os.path.join(outdir, "*.ompp.json"))]
-    snapshots = [len(p["snapshots"]) for p in profiles if p["snapshots"]]
-    nodes = max(len(p["nodes"]) for p in profiles)
+    profiles = [read_profile(f) for f in glob.glob(os.path.join(outdir, "*.ompp.json"))]
+    snapshots = [len(p.snapshots) for p in profiles if p.snapshots]
+    nodes = max(len(p.nodes) for p in profiles)
     for f in glob.glob(os.path.join(outdir, "*")):
         os.remove(f)
     os.rmdir(outdir)

@@ -267,14 +267,17 @@ void finalise() {
         request.threads = profile.threads;
         request.report_file = config.text("OMPP_REPORTFILE");
         std::vector<std::string> messages;
-        std::vector<writers::SideFile> side_files;
-        if (config.flag("OMPP_CONTROLFLOW_DOT")) side_files.push_back({".cfg.dot", analyses::control_flow_dot(profile)});
+        // One control-flow renderer: ompp-view draws the graph from the JSON.
+        if (config.flag("OMPP_CONTROLFLOW_DOT")) {
+            messages.push_back("ompp: OMPP_CONTROLFLOW_DOT: libompp writes no .cfg.dot any more; "
+                               "'ompp-view cfg <profile>.ompp.json -o cfg.dot' draws the graph from the JSON profile");
+        }
         // One after the other, so that the JSON document (several times the
         // size of its text) is gone before the text report is built.
         const std::string json =
             writers::to_json(profile).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-        const std::string text = writers::to_text(profile);
-        const auto paths = writers::write_reports(request, text, json, messages, side_files);
+        const std::string text = writers::to_text(profile, analyses::text_sections(profile));
+        const auto paths = writers::write_reports(request, text, json, messages);
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());

@@ -13,7 +13,7 @@
 #include "analyses/properties/properties.hpp"
 #include "analyses/summary/summary.hpp"
 #include "counters/counters.hpp"
-#include "snapshots/snapshots.hpp"
+#include "analyses/snapshots/snapshots.hpp"
 
 namespace ompp::analyses {
 
@@ -106,13 +106,15 @@ void run_analyses(model::Profile& profile, const config::Config&) {
     if (profile.final_report) profile.invariant_violations = check_invariants(profile);
 }
 
-void append_summary_section(std::string& out, const model::Profile& profile) { append_summary(out, profile); }
-
-void append_text_sections(std::string& out, const model::Profile& profile) {
+model::AnalysesText text_sections(const model::Profile& profile) {
+    model::AnalysesText text;
+    append_summary(text.summary, profile);
+    std::string& out = text.sections;
     append_overhead_report(out, profile);
     append_properties_report(out, profile);
     append_control_flow_report(out, profile);
     snapshots::append_snapshot_report(out, profile);
+    return text;
 }
 
 }  // namespace ompp::analyses

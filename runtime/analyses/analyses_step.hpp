@@ -14,6 +14,7 @@
 #include "config/options.hpp"
 #include "core/measurement.hpp"
 #include "model/profile.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::analyses {
 
@@ -28,10 +29,9 @@ void on_user_snapshot(core::Measurement& measurement, std::string_view label);
 // results (overheads, properties, snapshots, counter names), added here.
 void run_analyses(model::Profile& profile, const config::Config& config);
 
-// The report's first section: where the time goes and why (summary/).
-void append_summary_section(std::string& out, const model::Profile& profile);
-
-// Appends the analyses' sections to the text report (after the runtime's).
-void append_text_sections(std::string& out, const model::Profile& profile);
+// The analyses' parts of the text report - the summary (summary/) that opens
+// it and the sections after the runtime's - which the adapter hands to
+// writers::to_text (writers do not call the analyses).
+model::AnalysesText text_sections(const model::Profile& profile);
 
 }  // namespace ompp::analyses

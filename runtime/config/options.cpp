@@ -54,7 +54,7 @@ constexpr std::array kOptions{
     OptionSpec{"OMPP_CTR3", T::String, "", "Third counter event, as OMPP_CTR1."},
     OptionSpec{"OMPP_CTR4", T::String, "", "Fourth counter event, as OMPP_CTR1."},
     OptionSpec{"OMPP_CONTROLFLOW_DOT", T::Flag, "0",
-               "Also write the control-flow graph as Graphviz dot beside the report (<report>.cfg.dot)."},
+               "No longer used: 'ompp-view cfg PROFILE.ompp.json -o cfg.dot' draws the control-flow graph."},
     OptionSpec{"OMPP_DISABLE_ATOMIC", T::Flag, "0", "Do not measure atomic constructs."},
     OptionSpec{"OMPP_DISABLE_BARRIER", T::Flag, "0", "Do not measure explicit barriers."},
     OptionSpec{"OMPP_DISABLE_CRITICAL", T::Flag, "0", "Do not measure critical constructs."},

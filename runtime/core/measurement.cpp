@@ -56,6 +56,7 @@ struct ThreadExitHook {
         // Under the lock: the finalising thread closes open regions under it.
         std::lock_guard lock(threads->mutex);
         if (!state->recyclable()) return;
+        state->release_os_thread();
         t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
         threads->by_position[team_position].push_back(state);
     }

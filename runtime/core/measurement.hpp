@@ -111,6 +111,10 @@ public:
     // first event; threads seen later get a reader each.
     void set_counter_reader_factory(CounterReaderFactory factory);
 
+    // Whether threads sample their CPU use (core/thread_cpu.hpp): not
+    // under a manual clock, whose ticks are not comparable to CPU time.
+    bool samples_cpu() const { return clock_.source() != ClockSource::Manual; }
+
     ForkTable& forks() { return forks_; }
     void note_team_size(std::uint32_t size);
     std::uint32_t max_team_size() const { return max_team_size_.load(std::memory_order_relaxed); }

@@ -58,6 +58,11 @@ struct NodeMetrics {
     RelaxedCounter startup;     // startupT
     RelaxedCounter shutdown;    // shutdwnT
     RelaxedCounter folded_exclusive;  // folded nodes only: time not in other folded nodes
+    // Parallel-region bodies whose CPU use was sampled (ThreadState::parallel_begin).
+    RelaxedCounter cpu_samples;
+    RelaxedCounter cpu_sampled;               // their wall time
+    RelaxedCounter cpu_ns;                    // the thread's CPU time in them, ns
+    RelaxedCounter run_delay_ns;              // its time runnable but not running in them, ns
     std::array<RelaxedCounter, model::kMaxCounters> counters;  // inclusive counter deltas
 
     void record_visit(Ticks duration) {

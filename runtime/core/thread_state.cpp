@@ -34,6 +34,11 @@ std::string describe(const RegionRecord* region) {
 
 Ticks elapsed(Ticks from, Ticks to) { return to > from ? to - from : 0; }
 
+// Between two CPU samples of a thread's parallel bodies (first bodies of a
+// region excepted): two reads per 10 ms are at most 0.12% of a thread's
+// time even where a read costs 6 us.
+constexpr double kCpuSampleInterval_s = 0.010;
+
 std::size_t child_hash(const Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
     std::uint64_t key = reinterpret_cast<std::uintptr_t>(parent) * 0x9e3779b97f4a7c15ULL;
     key ^= (reinterpret_cast<std::uintptr_t>(region) + static_cast<std::uint64_t>(kind)) * 0xbf58476d1ce4e5b9ULL;
@@ -71,7 +76,9 @@ void ChildIndex::insert(Node* node) {
 }
 
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
-    : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()), counters_(std::move(counters)) {
+    : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()),
+      cpu_sample_interval_(static_cast<Ticks>(kCpuSampleInterval_s / measurement.clock().seconds_per_tick())),
+      counters_(std::move(counters)) {
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
     implicit_main_.root = root_;
     implicit_main_.frames.reserve(64);
@@ -418,6 +425,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
             top.fork_pending = false;
             top.node->metrics.startup.add(elapsed(top.phase_mark, now));
             top.phase_mark = now;
+            begin_body_sample(top, now);
             if (current_ != implicit_) {
                 // Forked inside an explicit task: that task is the implicit
                 // task of the new team for this thread.
@@ -437,6 +445,25 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     frame.team = fork.team;
     frame.node->metrics.startup.add(now - start);
     frame.phase_mark = now;
+    begin_body_sample(frame, now);
+}
+
+__attribute__((noinline)) void ThreadState::start_cpu_sample(Frame& frame, Ticks now) {
+    if (!measurement_.samples_cpu()) return;
+    last_cpu_sample_ = now;
+    frame.cpu_sampled = true;
+    frame.cpu_at_body_begin = cpu_.read();
+}
+
+__attribute__((noinline)) void ThreadState::finish_cpu_sample(Frame& frame, Ticks body) {
+    const ThreadCpu end = cpu_.read();
+    const ThreadCpu& begin = frame.cpu_at_body_begin;
+    NodeMetrics& m = frame.node->metrics;
+    m.cpu_samples.add(1);
+    m.cpu_sampled.add(body);
+    m.cpu_ns.add(elapsed(begin.cpu_ns, end.cpu_ns));
+    m.run_delay_ns.add(elapsed(begin.run_delay_ns, end.run_delay_ns));
+    frame.cpu_sampled = false;
 }
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
@@ -448,7 +475,9 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
         return;
     }
     Node* barrier = join_barrier(*frame, region);
-    frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
+    const Ticks body = elapsed(frame->phase_mark, now);
+    frame->node->metrics.body.add(body);
+    if (frame->cpu_sampled) [[unlikely]] finish_cpu_sample(*frame, body);
     frame->phase_mark = now;
     if (!frame->worker) {
         if (TeamRecord* team = frame->node->team) {

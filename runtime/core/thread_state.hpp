@@ -30,6 +30,7 @@
 #include "core/counter_hook.hpp"
 #include "core/node.hpp"
 #include "core/region_registry.hpp"
+#include "core/thread_cpu.hpp"
 #include "model/profile.hpp"
 
 namespace ompp::core {
@@ -56,7 +57,9 @@ struct Frame {
     bool worker = false;        // this thread joined someone else's team here
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
     bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
+    bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
     Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
+    ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
 
 // With counters on, one per frame, beside the frames (most runs have none).
@@ -198,6 +201,10 @@ public:
         return counters_ == nullptr && current_ == &implicit_main_ && implicit_main_.frames.empty() &&
                active_.empty() && held_locks_.empty();
     }
+    // Owner only, as its OS thread ends and the state is parked: lets go of
+    // what belongs to that OS thread (its CPU-time file), so the thread that
+    // carries on with the state reads its own.
+    void release_os_thread() { cpu_.release(); }
 
 private:
     // task_begin/task_end inside an event scope opened by the caller.
@@ -251,6 +258,17 @@ private:
     bool leave_folded(TaskContext& context, const Frame& frame, Ticks visit);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     Frame* open_frame_below_top(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
+    // CPU use of parallel-region bodies, sampled: a thread's first body of
+    // each region, and any body begun kCpuSampleInterval_s or more after the
+    // thread's previous sample began, so the two system calls of a sample
+    // cost at most a few microseconds per interval and per region, however
+    // short and frequent the regions are; other bodies cost one compare.
+    void begin_body_sample(Frame& frame, Ticks now) {
+        if (now - last_cpu_sample_ >= cpu_sample_interval_ || frame.node->metrics.visits.get() == 0) [[unlikely]]
+            start_cpu_sample(frame, now);
+    }
+    void start_cpu_sample(Frame& frame, Ticks now);
+    void finish_cpu_sample(Frame& frame, Ticks body);
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);
@@ -289,6 +307,9 @@ private:
     Measurement& measurement_;
     const std::uint32_t id_;
     const std::uint32_t max_depth_;
+    const Ticks cpu_sample_interval_;
+    Ticks last_cpu_sample_ = 0;
+    ThreadCpuSource cpu_;
     std::atomic<std::uint32_t> events_in_flight_{0};  // EventScopes open (nested: a section's enter)
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
     BlockPool<Node> nodes_;

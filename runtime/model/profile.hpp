@@ -61,6 +61,14 @@ struct ThreadMetrics {
     double shutdown_s = 0;          // shutdwnT: body end -> join (parallel)
     double task_s = 0;              // taskT: tasks run while in this node's waits
     std::uint64_t task_switches = 0;  // task_stub: task begins and resumes here
+    // Parallel regions: the bodies (bodyT) whose CPU use was sampled, their
+    // wall time, the thread's CPU time in them and the time it was runnable
+    // but not running there (docs/analyses.md, "Preemption").  All zero
+    // when none was sampled.
+    std::uint64_t cpu_samples = 0;
+    double cpu_sampled_s = 0;
+    double cpu_s = 0;
+    double run_delay_s = 0;
     std::array<double, kMaxCounters> counters_inclusive{};
     std::array<double, kMaxCounters> counters_exclusive{};
 };

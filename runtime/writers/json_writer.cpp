@@ -35,6 +35,12 @@ json thread_metrics_json(const model::ThreadMetrics& m, std::size_t counters) {
                 {"enter_s", m.enter_s},         {"exit_s", m.exit_s},
                 {"startup_s", m.startup_s},     {"shutdown_s", m.shutdown_s},
                 {"task_s", m.task_s},           {"task_switches", m.task_switches}};
+    if (m.cpu_samples > 0) {
+        out["cpu_samples"] = m.cpu_samples;
+        out["cpu_sampled_s"] = m.cpu_sampled_s;
+        out["cpu_s"] = m.cpu_s;
+        out["run_delay_s"] = m.run_delay_s;
+    }
     if (counters > 0) {
         out["counters_inclusive"] = counters_json(m.counters_inclusive, counters);
         out["counters_exclusive"] = counters_json(m.counters_exclusive, counters);

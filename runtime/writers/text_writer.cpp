@@ -7,8 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "analyses/analyses_step.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 #include "model/names.hpp"
 
 namespace ompp::writers {
@@ -17,7 +16,7 @@ namespace {
 using model::NodeKind;
 using model::RegionKind;
 
-void section(std::string& out, std::string_view title) { analyses::append_section_header(out, title); }
+void section(std::string& out, std::string_view title) { model::append_section_header(out, title); }
 
 // Per-thread values of one construct (ompP's columns), summed over the
 // call-graph nodes they come from.
@@ -94,7 +93,8 @@ std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
 
 class TextReport {
 public:
-    explicit TextReport(const model::Profile& profile) : profile_(profile) {
+    TextReport(const model::Profile& profile, const model::AnalysesText& analyses)
+        : profile_(profile), analyses_(analyses) {
         for (const auto& region : profile.regions) regions_[region.id] = &region;
         children_.resize(profile.nodes.size());
         depth_.assign(profile.nodes.size(), 0);
@@ -111,7 +111,7 @@ public:
     }
 
     std::string render() {
-        analyses::append_summary_section(out_, profile_);
+        out_ += analyses_.summary;
         general_information();
         region_overview();
         callgraph();
@@ -119,7 +119,7 @@ public:
         callgraph_profiles();
         task_statistics();
         warnings();
-        analyses::append_text_sections(out_, profile_);
+        out_ += analyses_.sections;
         return std::move(out_);
     }
 
@@ -139,7 +139,7 @@ private:
     // The same "file (first-last)" the analyses' sections print, so a region
     // reads alike in every section of the report.
     std::string location(const model::Region& r) const {
-        std::string text = analyses::source_range(profile_, r);
+        std::string text = model::source_range(profile_, r);
         if (r.name) text = fmt::format("{} '{}'", text, *r.name);
         return text;
     }
@@ -326,11 +326,12 @@ private:
                  percent(inclusive[child.id]), exclusive[child.id], percent(exclusive[child.id]),
                  node_type(child), next.prefix, next.last ? "+-" : "|-", node_label(child));
             const std::string inner = next.prefix + (next.last ? "  " : "| ");
-            if (depth_[child.id] < analyses::kTextReportDepth) {
+            if (depth_[child.id] < model::kTextReportDepth) {
                 push_children(child.id, inner);
             } else if (subtree_size_[child.id] > 1) {
                 line("{:>44}{}+- ... {} deeper node{} not shown (text report depth limit {}; see the JSON profile)", "",
-                     inner, subtree_size_[child.id] - 1, subtree_size_[child.id] == 2 ? "" : "s", analyses::kTextReportDepth);
+                     inner, subtree_size_[child.id] - 1, subtree_size_[child.id] == 2 ? "" : "s",
+                     model::kTextReportDepth);
             }
         }
         line("");
@@ -379,7 +380,7 @@ private:
                 const model::Region* r = region(node.region);
                 table(columns_for(r != nullptr ? r->kind : RegionKind::UserRegion, node.kind), rows, true);
             }
-            if (depth_[id] < analyses::kTextReportDepth) {
+            if (depth_[id] < model::kTextReportDepth) {
                 pending.insert(pending.end(), children_[id].rbegin(), children_[id].rend());
             } else {
                 left_out += subtree_size_[id] - 1;
@@ -387,7 +388,7 @@ private:
         }
         if (left_out > 0) {
             line("{} node{} deeper than {} levels not shown here (text report depth limit); the JSON profile has them.",
-                 left_out, left_out == 1 ? "" : "s", analyses::kTextReportDepth);
+                 left_out, left_out == 1 ? "" : "s", model::kTextReportDepth);
             line("");
         }
     }
@@ -421,6 +422,7 @@ private:
     }
 
     const model::Profile& profile_;
+    const model::AnalysesText& analyses_;
     std::map<std::uint32_t, const model::Region*> regions_;
     std::vector<std::vector<std::uint32_t>> children_;
     std::vector<std::size_t> depth_;         // by node id; the root is 0
@@ -430,6 +432,8 @@ private:
 
 }  // namespace
 
-std::string to_text(const model::Profile& profile) { return TextReport(profile).render(); }
+std::string to_text(const model::Profile& profile, const model::AnalysesText& analyses) {
+    return TextReport(profile, analyses).render();
+}
 
 }  // namespace ompp::writers

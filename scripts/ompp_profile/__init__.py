@@ -7,7 +7,7 @@ Layering: ``reader`` turns a file into the ``model`` (plain dataclasses);
 imports at module level anything outside the standard library.
 """
 from .model import Node, Predecessor, Profile, Region, ThreadMetrics
-from .reader import ProfileFormatError, read_profile
+from .reader import SUPPORTED_VERSION, ProfileFormatError, read_json, read_profile
 
 __all__ = [
     "Node",
@@ -16,5 +16,7 @@ __all__ = [
     "ProfileFormatError",
     "Region",
     "ThreadMetrics",
+    "SUPPORTED_VERSION",
+    "read_json",
     "read_profile",
 ]

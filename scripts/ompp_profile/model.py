@@ -27,12 +27,25 @@ class ThreadMetrics:
     visits: int
     inclusive_s: float
     exclusive_s: float
-    # The parts of the construct's time ompP's overhead analysis uses
-    # (docs/runtime.md "JSON profile"); 0 when the construct has none.
+    # ompP's columns (docs/profile-json.md "nodes[]"); 0 when the construct
+    # has no such part.
+    min_s: float = 0.0
+    max_s: float = 0.0
+    body_s: float = 0.0
+    body_count: int = 0
     enter_s: float = 0.0
     exit_s: float = 0.0
     startup_s: float = 0.0
     shutdown_s: float = 0.0
+    task_s: float = 0.0
+    task_switches: int = 0
+    # Parallel regions with sampled bodies (docs/analyses.md "Preemption").
+    cpu_samples: int = 0
+    cpu_sampled_s: float = 0.0
+    cpu_s: float = 0.0
+    run_delay_s: float = 0.0
+    counters_inclusive: tuple = ()
+    counters_exclusive: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,9 @@ class Profile:
     # libompp's own check of the profile (docs/analyses.md "Invariants"):
     # empty unless libompp has a bug.
     invariant_violations: list[str] = field(default_factory=list)
+    version: int = 1
+    tasks: list[dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
     # Names of the counters (OMPP_CTRn) in the order of the counter lists.
     counters: list[str] = field(default_factory=list)
 

@@ -202,3 +202,67 @@ TEST_CASE("task properties", "[properties][tasks]") {
         CHECK(property(props2, "ImbalanceInParallelRegion", parallel) != nullptr);
     }
 }
+
+namespace {
+
+// A parallel region of 4 threads, 10 s each, whose loop's barrier holds
+// `waits[t]`; thread t waited `run_delay[t]` s for a CPU in its sampled
+// bodies (all of them).
+model::Profile parallel_loop(const std::vector<double>& waits, const std::vector<double>& run_delay) {
+    ProfileBuilder b(10.0, 4);
+    auto parallel = b.region(RegionKind::Parallel, 5, 40);
+    auto loop = b.region(RegionKind::Loop, 19, 23);
+    std::vector<model::ThreadMetrics> team, loop_team, barrier;
+    for (std::uint32_t t = 0; t < 4; ++t) {
+        auto m = metrics(t, 10);
+        m.cpu_samples = 5;
+        m.cpu_sampled_s = 10;
+        m.run_delay_s = run_delay[t];
+        m.cpu_s = 10 - run_delay[t] - waits[t];
+        team.push_back(m);
+        loop_team.push_back(metrics(t, 10));
+        barrier.push_back(metrics(t, waits[t]));
+    }
+    auto par = b.region_node(0, parallel, team);
+    auto loop_node = b.region_node(par, loop, loop_team);
+    b.node(loop_node, NodeKind::ImplicitBarrier, loop, barrier);
+    return b.profile();
+}
+
+}  // namespace
+
+TEST_CASE("preempted threads are diagnosed as such, not as imbalance", "[properties][preemption]") {
+    SECTION("oversubscribed: 7 s of each thread's 10 s waiting for a CPU; the barrier waits are the preemption's") {
+        auto props = analyses::find_properties(parallel_loop({0.5, 0.5, 0.5, 0.5}, {7, 7, 7, 7}));
+        const auto* preempted = property(props, "ThreadsPreemptedInParallelRegion");
+        REQUIRE(preempted != nullptr);
+        CHECK(preempted->severity_pct == Approx(100.0 * 28 / 40));
+        CHECK(preempted->text.find("(20 sampled bodies, 40.000 s of thread time: 10.000 s on a CPU, 28.000 s waiting "
+                                   "for one)") != std::string::npos);
+        CHECK(property(props, "ImbalanceInParallelLoop") == nullptr);
+    }
+    SECTION("imbalanced on an oversubscribed machine: the waits beyond the preemption stay imbalance") {
+        // A third of the time waiting for a CPU; 13 s of the 18 s barrier waits are the preemption's.
+        auto props = analyses::find_properties(parallel_loop({0, 6, 6, 6}, {7, 2, 2, 2}));
+        const auto* preempted = property(props, "ThreadsPreemptedInParallelRegion");
+        REQUIRE(preempted != nullptr);
+        CHECK(preempted->severity_pct == Approx(100.0 * 13 / 40));
+        const auto* imbalance = property(props, "ImbalanceInParallelLoop");
+        REQUIRE(imbalance != nullptr);
+        CHECK(imbalance->severity_pct == Approx(100.0 * 5 / 40));
+    }
+    SECTION("occasional preemption on a busy machine leaves imbalance alone") {
+        auto props = analyses::find_properties(parallel_loop({0, 6, 6, 6}, {0.5, 0.1, 0.1, 0.1}));
+        const auto* preempted = property(props, "ThreadsPreemptedInParallelRegion");
+        REQUIRE(preempted != nullptr);
+        CHECK(preempted->severity_pct == Approx(100.0 * 0.8 / 40));
+        const auto* imbalance = property(props, "ImbalanceInParallelLoop");
+        REQUIRE(imbalance != nullptr);
+        CHECK(imbalance->severity_pct == Approx(100.0 * 18 / 40));
+    }
+    SECTION("sleeping or waiting is not preemption: without run-queue time there is no such property") {
+        auto props = analyses::find_properties(parallel_loop({0, 6, 6, 6}, {0, 0, 0, 0}));
+        CHECK(property(props, "ThreadsPreemptedInParallelRegion") == nullptr);
+        CHECK(property(props, "ImbalanceInParallelLoop")->severity_pct == Approx(100.0 * 18 / 40));
+    }
+}

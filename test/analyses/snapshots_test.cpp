@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "profile_builder.hpp"
-#include "snapshots/snapshots.hpp"
+#include "analyses/snapshots/snapshots.hpp"
 
 using namespace ompp;
 using model::NodeKind;

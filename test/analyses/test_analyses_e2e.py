@@ -7,20 +7,24 @@ designed into the program by sleeps or spins).
 Usage: test_analyses_e2e.py <directory holding the test programs> [unittest args]
 """
 import glob
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from ompp_profile import read_json  # noqa: E402  (the one reader of profiles)
 
 PROGRAMS = None
 OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
 
 
-def run_profiled(program, args=(), env=None, threads=2, outdir=None):
-    """Runs a test program in OMPP_OUTDIR (fresh unless given); returns (json, text, stderr)."""
+def run_profiled(program, args=(), env=None, threads=2, outdir=None, cpus=None):
+    """Runs a test program in OMPP_OUTDIR (fresh unless given), on the given CPUs
+    (default: any); returns (json, text, stderr)."""
     outdir = outdir or tempfile.mkdtemp(prefix="ompp-analyses-")
     full_env = dict(os.environ)
     for key in list(full_env):
@@ -28,16 +32,16 @@ def run_profiled(program, args=(), env=None, threads=2, outdir=None):
             del full_env[key]
     full_env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": str(threads), "OMPP_QUIET": "1"})
     full_env.update(env or {})
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     proc = subprocess.run([os.path.join(PROGRAMS, program), *args], env=full_env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, preexec_fn=pin)
     if proc.returncode != 0:
         raise AssertionError(f"{program} exited {proc.returncode}: {proc.stderr}")
     profiles = glob.glob(os.path.join(outdir, "*.ompp.json"))
     reports = glob.glob(os.path.join(outdir, "*.ompp.txt"))
     if len(profiles) != 1 or len(reports) != 1:
         raise AssertionError(f"expected one profile and one report in {outdir}, found {os.listdir(outdir)}")
-    with open(profiles[0]) as f:
-        profile = json.load(f)
+    profile = read_json(profiles[0])
     with open(reports[0]) as f:
         report = f.read()
     return profile, report, proc.stderr
@@ -91,33 +95,34 @@ class ControlFlowVersions(unittest.TestCase):
         self.check_version("B", lambda foo, bar: {("root", 0): 1, (foo, 0): 19},
                            lambda foo, bar: {(foo, 0): 1, (bar, 0): 19})
 
-    def test_graphviz_file_on_request(self):
+    def test_the_graph_is_drawn_by_ompp_view_from_the_json(self):
+        """One control-flow renderer: libompp writes no .cfg.dot (and says so
+        when asked to), `ompp-view cfg` draws the graph from the JSON profile."""
         outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
-        run_profiled("cfg_versions", ["A"], {"OMPP_CONTROLFLOW_DOT": "1"}, outdir=outdir)
-        (dot_file,) = glob.glob(os.path.join(outdir, "*.ompp.cfg.dot"))
-        with open(dot_file) as f:
-            dot = f.read()
-        self.assertRegex(dot, r'n\d+ -> n\d+ \[label="0\|19"\];')
-        self.assertRegex(dot, r'n\d+ -> n\d+ \[label="0\|20"\];')
-        svg = subprocess.run(["dot", "-Tsvg", dot_file], capture_output=True, text=True)
-        self.assertEqual(svg.returncode, 0, svg.stderr)
-        self.assertIn("<svg", svg.stdout)
-
-    def test_ompp_view_draws_the_same_edge_labels_as_libompp(self):
-        """One definition of `T|N` (N times each): libompp's .cfg.dot and
-        `ompp-view cfg` label every edge of the same profile alike."""
-        outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
-        run_profiled("cfg_versions", ["A", "parallel"], {"OMPP_CONTROLFLOW_DOT": "1"}, outdir=outdir)
-        (dot_file,) = glob.glob(os.path.join(outdir, "*.ompp.cfg.dot"))
+        _, _, stderr = run_profiled("cfg_versions", ["A"], {"OMPP_CONTROLFLOW_DOT": "1"}, outdir=outdir)
+        self.assertEqual(glob.glob(os.path.join(outdir, "*.cfg.dot")), [])
+        self.assertIn("ompp-view cfg", stderr)
         (json_file,) = glob.glob(os.path.join(outdir, "*.ompp.json"))
-        edge = re.compile(r'(n\d+) -> (n\d+) \[[^\]]*label="([^"]*)"')
-        with open(dot_file) as f:
-            from_libompp = set(edge.findall(f.read()))
+        svg_file = os.path.join(outdir, "cfg.svg")
+        view = subprocess.run([sys.executable, OMPP_VIEW, "cfg", json_file, "-o", svg_file],
+                              capture_output=True, text=True)
+        self.assertEqual(view.returncode, 0, view.stderr)
+        with open(svg_file) as f:
+            self.assertIn("<svg", f.read())
+
+    def test_ompp_view_labels_edges_as_libompps_report(self):
+        """One definition of `T|N` (N times each): the control-flow section of
+        libompp's report and `ompp-view cfg` label the edges of a profile alike."""
+        outdir = tempfile.mkdtemp(prefix="ompp-analyses-")
+        _, report, _ = run_profiled("cfg_versions", ["A", "parallel"], outdir=outdir)
+        (json_file,) = glob.glob(os.path.join(outdir, "*.ompp.json"))
+        section = report[report.index("ompP Control Flow"):]
+        from_report = re.findall(r"^\s+after .*?  (\S+(?:, \S+)*)  \[total \d+\]$", section, re.MULTILINE)
         view = subprocess.run([sys.executable, OMPP_VIEW, "cfg", json_file], capture_output=True, text=True)
         self.assertEqual(view.returncode, 0, view.stderr)
-        from_view = set(edge.findall(view.stdout))
-        self.assertIn("0-1|19", {label for _, _, label in from_libompp})
-        self.assertEqual(from_view, from_libompp)
+        from_view = re.findall(r'n\d+ -> n\d+ \[[^\]]*label="([^"]*)"', view.stdout)
+        self.assertIn("0-1|19", from_report)
+        self.assertEqual(sorted(from_view), sorted(from_report))
 
     def test_threads_in_a_parallel_region_are_grouped(self):
         profile, report, _ = run_profiled("cfg_versions", ["A", "parallel"])
@@ -176,6 +181,35 @@ class ImbalanceAndContention(unittest.TestCase):
         self.assertRegex(self.report, r"Property P00001 'ImbalanceInParallelLoop' holds for\n"
                                       r"     'LOOP imbalance_critical.c \(33-40\)'")
         self.assertIn("'CriticalSectionContention' holds for", self.report)
+
+
+class Oversubscription(unittest.TestCase):
+    """Threads that wait for a CPU are preempted, not imbalanced (issue 9, item 4)."""
+
+    def properties(self, profile):
+        return {q["name"]: q for q in profile["properties"]}
+
+    def test_four_threads_on_one_cpu_are_preempted_not_imbalanced(self):
+        one_cpu = {min(os.sched_getaffinity(0))}
+        profile, report, _ = run_profiled("oversubscription", threads=4, cpus=one_cpu)
+        parallel = region_id(profile, "PARALLEL")
+        (node,) = nodes_of(profile, parallel)
+        self.assertEqual(len(node["threads"]), 4)
+        for t in node["threads"]:
+            self.assertGreater(t["cpu_samples"], 0, t)
+            self.assertLess(t["cpu_s"], 0.8 * t["cpu_sampled_s"], t)  # a quarter of a CPU each
+            self.assertGreater(t["run_delay_s"], 0.2 * t["cpu_sampled_s"], t)
+        found = self.properties(profile)
+        self.assertIn("ThreadsPreemptedInParallelRegion", found, profile["properties"])
+        self.assertEqual(found["ThreadsPreemptedInParallelRegion"]["region"], parallel)
+        self.assertEqual([name for name in found if name.startswith("Imbalance")], [], profile["properties"])
+        self.assertIn("'ThreadsPreemptedInParallelRegion' holds for", report)
+
+    def test_an_imbalanced_loop_is_still_imbalanced(self):
+        profile, _, _ = run_profiled("oversubscription", ["imbalanced"], threads=2)
+        found = self.properties(profile)
+        self.assertIn("ImbalanceInParallelLoop", found, profile["properties"])
+        self.assertEqual(found["ImbalanceInParallelLoop"]["region"], region_id(profile, "LOOP"))
 
 
 class Snapshots(unittest.TestCase):

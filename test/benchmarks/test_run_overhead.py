@@ -36,9 +36,20 @@ def node(id_, parent, kind, visits, inclusive):
             "threads": [{"thread": 0, "visits": visits, "inclusive_s": inclusive, "exclusive_s": 0.0}]}
 
 
+def profile_json(nodes):
+    """A minimal profile with these nodes (docs/profile-json.md)."""
+    return {"format": "ompp-profile", "version": 1, "application": "t", "threads": 1, "wall_time_s": 4.0,
+            "regions": [], "nodes": nodes}
+
+
+def profile_of(nodes):
+    """The same, read through the one reader."""
+    return harness.ompp_profile.read_profile(profile_json(nodes))
+
+
 # A task A (2 instances, 2.5 s inclusive) that ran 3 instances of task B (1.0 s)
 # inside its taskwait: own task time is 1.5 s (A) + 1.0 s (B).
-NESTED_PROFILE = {"nodes": [
+NESTED_PROFILE = profile_json([
     node(0, None, "root", 1, 4.0),
     node(1, 0, "region", 1, 4.0),
     node(2, 1, "task_stub", 2, 2.5),
@@ -46,23 +57,23 @@ NESTED_PROFILE = {"nodes": [
     node(4, 3, "region", 2, 1.2),
     node(5, 4, "task_stub", 3, 1.0),
     node(6, 5, "task_root", 3, 1.0),
-]}
+])
 
 
 class TaskFigures(unittest.TestCase):
     def test_counts_visits_of_task_roots_and_subtracts_nested_tasks(self):
-        count, own = harness.task_figures(NESTED_PROFILE)
+        count, own = harness.task_figures(harness.ompp_profile.read_profile(NESTED_PROFILE))
         self.assertEqual(count, 5)
         self.assertAlmostEqual(own, 2.5)
 
     def test_task_trees_kept_apart_from_the_call_tree(self):
         # Task sub-trees as separate roots: the stub only points at them.
-        profile = {"nodes": [node(0, None, "root", 1, 3.0), node(1, 0, "task_stub", 4, 2.0),
-                             node(2, None, "task_root", 4, 2.0)]}
+        profile = profile_of([node(0, None, "root", 1, 3.0), node(1, 0, "task_stub", 4, 2.0),
+                              node(2, None, "task_root", 4, 2.0)])
         self.assertEqual(harness.task_figures(profile), (4, 2.0))
 
     def test_profile_without_tasks(self):
-        self.assertEqual(harness.task_figures({"nodes": [node(0, None, "root", 1, 1.0)]}), (0, 0.0))
+        self.assertEqual(harness.task_figures(profile_of([node(0, None, "root", 1, 1.0)])), (0, 0.0))
 
 
 class Comparison(unittest.TestCase):

@@ -18,6 +18,7 @@ Directives, one per comment line (`// DRIVER_<KEY>: <value>`):
   ENV       `NAME=value` set in the environment of every command
   STDERR_LINES      exact number of stderr lines of the last command
   THEN      a shell command run afterwards in the work directory; must exit 0
+            (Python in it can import ompp_profile, the one reader of profiles)
   THEN_STDOUT       regular expression its stdout must match
   COMPILERS         compiler families this case runs with (default: clang gcc)
 
@@ -38,6 +39,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+SCRIPTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts")
 
 COMPILERS = {"clang": ("clang-16", "clang++-16"), "gcc": ("gcc", "g++")}
 SKIP = 77
@@ -121,6 +124,7 @@ def main():
         program = os.path.join(os.path.dirname(opts.tool), program) if program else opts.tool
         env = dict(os.environ)
         env.pop("OMPP_INSTRUMENT_OPTIONS", None)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [SCRIPTS_DIR, env.get("PYTHONPATH")]))
         for key, value in entries:
             if key == "ENV":
                 name, _, text = expand(value).partition("=")

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "analyses/analyses_step.hpp"
 #include "model/names.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
@@ -113,7 +114,7 @@ TEST_CASE("text report names regions by file relative to the source root and by 
     p.source_root = "/home/u/build-tree/src/";
     p.regions[0].directive.file = p.regions[0].block_end.file = "/home/u/build-tree/src/omp/PdV.cpp";
     p.regions[0].function = "Chunk::PdV_kernel";
-    const std::string text = writers::to_text(p);
+    const std::string text = writers::to_text(p, analyses::text_sections(p));
     CHECK_THAT(text, Catch::Contains("R00001 omp/PdV.cpp (10-20) in Chunk::PdV_kernel PARALLEL"));
     CHECK_THAT(text, Catch::Contains("      2.00 (66.7%)         1  Chunk::PdV_kernel (omp/PdV.cpp)"));
     CHECK_THAT(text, !Catch::Contains("/home/u/build-tree/src/omp"));
@@ -129,7 +130,7 @@ TEST_CASE("text report opens with a summary: regions by their own time, properti
     p.properties.push_back({"CriticalSectionContention", 2, 6.25, ""});
     p.overheads.total_s = 4.0;
     p.overheads.program.synchronization_s = 0.25;
-    const std::string text = writers::to_text(p);
+    const std::string text = writers::to_text(p, analyses::text_sections(p));
     REQUIRE(text.find("ompp Summary") < text.find("ompP General Information"));
     const std::string summary = text.substr(0, text.find("ompP General Information"));
     // Exclusive thread-seconds: the parallel region 2 x 1.0, the critical

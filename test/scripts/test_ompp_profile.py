@@ -153,7 +153,7 @@ class ViewsTest(unittest.TestCase):
 
     def test_control_flow_dot_has_parent_and_sibling_edges(self):
         dot = views.control_flow_dot(self.profile)
-        # T|N: threads T, N times each (the same definition as libompp's .cfg.dot).
+        # T|N: threads T, N times each (the same definition as libompp's control-flow section).
         self.assertIn('n1 -> n2 [style=dotted, label="0-1|1"]', dot)
         self.assertIn('n2 -> n3 [style=solid, label="0-1|1"]', dot)
         self.assertIn('n3 -> n3 [style=solid, label="0-1|3"]', dot)

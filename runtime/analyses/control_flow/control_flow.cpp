@@ -7,7 +7,7 @@
 #include <map>
 
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 #include "model/names.hpp"
 
 namespace ompp::analyses {
@@ -31,8 +31,8 @@ std::string thread_ranges(const std::vector<std::uint32_t>& threads) {
 
 std::string node_label(const model::Profile& profile, const ProfileIndex& index, const Node& node) {
     const auto* region = index.region(node.region);
-    std::string region_text = region ? fmt::format("{} {} {}", region_number(region->id), model::report_name(region->kind),
-                                                   source_range(profile, *region))
+    std::string region_text = region ? fmt::format("{} {} {}", model::region_number(region->id),
+                                                   model::report_name(region->kind), model::source_range(profile, *region))
                                      : std::string("?");
     switch (node.kind) {
     case NodeKind::Root: return fmt::format("[{}]", profile.application);
@@ -55,7 +55,7 @@ std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint64_t>>> ed
 std::string short_label(const ProfileIndex& index, const Node& node) {
     if (node.kind == NodeKind::Root) return "root";
     const auto* region = index.region(node.region);
-    std::string number = region ? region_number(region->id) : "?";
+    std::string number = region ? model::region_number(region->id) : "?";
     switch (node.kind) {
     case NodeKind::ImplicitBarrier: return number + " implicit barrier";
     case NodeKind::TaskRoot: return number + " task tree";
@@ -93,13 +93,13 @@ std::string group_threads(std::vector<std::pair<std::uint32_t, std::uint64_t>> c
 void append_control_flow_report(std::string& out, const model::Profile& profile) {
     auto it = std::back_inserter(out);
     ProfileIndex index(profile);
-    append_section_header(out, "ompP Control Flow");
+    model::append_section_header(out, "ompP Control Flow");
     fmt::format_to(it, "Per layer of the call graph (a parent and its children): how often each node was\n"
                        "entered right after its parent or a sibling; 'T|N': thread(s) T, N times each.\n\n");
     std::size_t left_out = 0;
     for (const auto& parent : profile.nodes) {
         auto children = index.children(parent);
-        if (index.depth(parent) >= kTextReportDepth) {
+        if (index.depth(parent) >= model::kTextReportDepth) {
             left_out += children.size();
             continue;
         }
@@ -125,34 +125,8 @@ void append_control_flow_report(std::string& out, const model::Profile& profile)
     if (left_out > 0) {
         fmt::format_to(it, "{} node{} deeper than {} levels not shown here (text report depth limit); the JSON "
                            "profile has their control flow.\n\n",
-                       left_out, left_out == 1 ? "" : "s", kTextReportDepth);
+                       left_out, left_out == 1 ? "" : "s", model::kTextReportDepth);
     }
-}
-
-std::string control_flow_dot(const model::Profile& profile) {
-    ProfileIndex index(profile);
-    std::string out;
-    auto it = std::back_inserter(out);
-    fmt::format_to(it, "digraph \"{}\" {{\n  node [shape=box, style=rounded];\n", profile.application);
-    for (const auto& node : profile.nodes) {
-        double exclusive = sum_over_threads(node, &model::ThreadMetrics::exclusive_s);
-        // dot strings only need quotes and backslashes escaped.
-        std::string escaped;
-        for (char c : node_label(profile, index, node)) {
-            if (c == '"' || c == '\\') escaped += '\\';
-            escaped += c;
-        }
-        fmt::format_to(it, "  n{} [label=\"{}\\nexcl. {:.3f} s\"];\n", node.id, escaped, exclusive);
-    }
-    for (const auto& node : profile.nodes) {
-        for (const auto& [from_id, counts] : edges_into(node)) {
-            bool from_parent = node.parent && *node.parent == from_id;
-            fmt::format_to(it, "  n{} -> n{} [label=\"{}\"{}];\n", from_id, node.id, group_threads(counts),
-                           from_parent ? ", style=dotted" : "");
-        }
-    }
-    out += "}\n";
-    return out;
 }
 
 }  // namespace ompp::analyses

@@ -4,7 +4,8 @@
 // per thread.  The core records the counts; this module groups threads with
 // identical counts into edge labels ("0-3|5": threads 0 to 3 each took the
 // edge 5 times) and renders the graph layer by layer (a parent and its
-// children) as a text section, or whole as a Graphviz digraph.
+// children) as a text section.  The whole graph as Graphviz is drawn from
+// the JSON profile by `ompp-view cfg`, the one graph renderer.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,5 @@ std::string group_threads(std::vector<std::pair<std::uint32_t, std::uint64_t>> c
 
 // "Control Flow" text section.
 void append_control_flow_report(std::string& out, const model::Profile& profile);
-
-// The whole control-flow graph in Graphviz dot: solid edges for
-// sibling-to-sibling flow, dotted ones from a parent into its children.
-std::string control_flow_dot(const model::Profile& profile);
 
 }  // namespace ompp::analyses

@@ -10,7 +10,7 @@
 
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 #include "model/names.hpp"
 
 namespace ompp::analyses {
@@ -59,7 +59,8 @@ private:
         const model::Region* region = index_.region(node.region);
         if (region == nullptr) return fmt::format("node {} ({})", node.id, model::to_string(node.kind));
         return fmt::format("node {} ({} of {} {} {})", node.id, model::to_string(node.kind),
-                           region_number(region->id), model::report_name(region->kind), source_range(profile_, *region));
+                           model::region_number(region->id), model::report_name(region->kind),
+                           model::source_range(profile_, *region));
     }
 
     void times_are_sane(const Node& node) {
@@ -177,7 +178,7 @@ private:
         for (const auto& [key, times] : stub_and_tree_s) {
             if (differs(times.first, times.second)) {
                 violation("{} thread {}: tasks run at stubs {:.6f} s, in the task tree {:.6f} s",
-                          region_number(key.first), key.second, times.first, times.second);
+                          model::region_number(key.first), key.second, times.first, times.second);
             }
         }
     }
@@ -190,7 +191,7 @@ private:
         }
         for (const model::RegionOverheads& region : overheads.regions) {
             if (exceeds(region.classes.total(), region.total_s)) {
-                violation("overheads of {} {:.6f} s > its total {:.6f} s", region_number(region.region),
+                violation("overheads of {} {:.6f} s > its total {:.6f} s", model::region_number(region.region),
                           region.classes.total(), region.total_s);
             }
         }
@@ -220,7 +221,7 @@ private:
             if (!seen.emplace(*property.region, property.severity_pct).second) {
                 violation("{}: two properties of barrier waiting with the same severity {:.4f}% (the same time "
                           "diagnosed twice)",
-                          region_number(*property.region), property.severity_pct);
+                          model::region_number(*property.region), property.severity_pct);
             }
         }
     }

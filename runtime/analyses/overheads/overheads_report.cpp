@@ -8,7 +8,7 @@
 
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 #include "model/names.hpp"
 
 namespace ompp::analyses {
@@ -55,7 +55,7 @@ void append_overhead_report(std::string& out, const model::Profile& profile) {
     auto wallclock = parallel_wallclock(profile);
     const double coverage = parallel_coverage(ProfileIndex(profile));
 
-    append_section_header(out, "ompP Overhead Analysis Report");
+    model::append_section_header(out, "ompP Overhead Analysis Report");
     fmt::format_to(it, "Total runtime (wallclock)   : {:.2f} sec [{} threads]\n", profile.wall_time_s,
                    profile.threads);
     fmt::format_to(it, "Number of parallel regions  : {}\n", wallclock.size());
@@ -68,20 +68,20 @@ void append_overhead_report(std::string& out, const model::Profile& profile) {
     fmt::format_to(it, "Parallel regions sorted by wallclock time:\n");
     fmt::format_to(it, "{:<8}{:<18}{:>32}{:>11} {:>7}\n", "", "Type", "Location", "Wallclock", "(%)");
     for (auto [region, t] : by_wallclock) {
-        const auto* r = find_region(profile, region);
-        fmt::format_to(it, "{:<8}{:<18}{:>32}{:>11.2f} ({:5.2f})\n", region_number(region),
-                       r ? model::report_name(r->kind) : "?", r ? source_range(profile, *r) : "?", t,
+        const auto* r = model::find_region(profile, region);
+        fmt::format_to(it, "{:<8}{:<18}{:>32}{:>11.2f} ({:5.2f})\n", model::region_number(region),
+                       r ? model::report_name(r->kind) : "?", r ? model::source_range(profile, *r) : "?", t,
                        percent(t, profile.wall_time_s));
     }
     fmt::format_to(it, "{:>58}{:>11.2f} ({:5.2f})\n\n", "SUM", coverage, percent(coverage, profile.wall_time_s));
 
     fmt::format_to(it, "Overheads wrt. each individual parallel region:\n{}", overhead_header());
     for (const auto& record : overheads.regions)
-        append_overhead_row(out, region_number(record.region), record.total_s, record.classes, record.total_s);
+        append_overhead_row(out, model::region_number(record.region), record.total_s, record.classes, record.total_s);
 
     fmt::format_to(it, "\nOverheads wrt. whole program:\n{}", overhead_header());
     for (const auto& record : overheads.regions)
-        append_overhead_row(out, region_number(record.region), record.total_s, record.classes, overheads.total_s);
+        append_overhead_row(out, model::region_number(record.region), record.total_s, record.classes, overheads.total_s);
     append_overhead_row(out, "SUM", overheads.total_s, overheads.program, overheads.total_s);
     out += '\n';
 }

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::analyses {
 
@@ -45,6 +45,8 @@ constexpr PropertyKind kUnparallelizedInMaster{"UnparallelizedInMasterRegion",
                                                "Unparallelized work in master region"};
 constexpr PropertyKind kInsufficientWorkInParallelLoop{"InsufficientWorkInParallelLoop",
                                                        "Insufficient work in parallel loop"};
+constexpr PropertyKind kPreemption{"ThreadsPreemptedInParallelRegion",
+                                   "Threads preempted (oversubscribed machine) in parallel region"};
 constexpr PropertyKind kTasksTooSmall{"TasksTooSmallForCreationCost", "Tasks too small for their creation cost:"};
 constexpr PropertyKind kTaskCreationConcentrated{"TaskCreationConcentratedOnFewThreads",
                                                  "Task creation concentrated on few threads:"};
@@ -57,6 +59,20 @@ struct Finding {
     double d;  // thread-seconds lost
 };
 
+// A team whose threads waited this share of their sampled time for a CPU
+// ran oversubscribed: its waits at barriers are the preemption's, up to the
+// time the threads were preempted.  Below it (a busy machine's occasional
+// preemption), waits stay imbalance: a waiter's own wake-up delay is in its
+// run-queue time too, and it did not make anyone wait.
+constexpr double kOversubscribedShare = 0.25;
+
+bool is_imbalance(const PropertyKind* kind) {
+    return kind == &kImbalanceInParallelRegion || kind == &kImbalanceInParallelLoop ||
+           kind == &kImbalanceInParallelWorkshare || kind == &kImbalanceInScope || kind == &kUnevenSections ||
+           kind == &kNotEnoughSections || kind == &kImbalanceInParallelSections;
+}
+
+
 class Detector {
 public:
     Detector(const model::Profile& profile, const PropertyThresholds& thresholds)
@@ -64,6 +80,18 @@ public:
           ranking_basis_(profile.wall_time_s * profile.threads) {}
 
     std::vector<Finding> run() {
+        for (const auto& node : index_.profile().nodes) {
+            if (node.kind != NodeKind::Region) continue;
+            double preempted = 0, run_delay = 0, sampled = 0;
+            for (const auto& m : node.threads) {
+                preempted += preempted_s(m);
+                run_delay += m.run_delay_s;
+                sampled += m.cpu_sampled_s;
+            }
+            if (preempted <= 0) continue;
+            add(kPreemption, node, preempted);
+            if (run_delay >= kOversubscribedShare * sampled) unclaimed_preemption_[node.id] = preempted;
+        }
         for (const auto& node : index_.profile().nodes) {
             if (node.kind == NodeKind::Region) {
                 if (auto kind = index_.region_kind(node)) region_node(node, *kind);
@@ -75,7 +103,30 @@ public:
     }
 
 private:
+    // The time one thread of a parallel region was runnable but not running
+    // (the run-queue delay of its sampled bodies, scaled to all of them):
+    // waiting for other threads or sleeping is not runnable, so only
+    // preemption counts.
+    static double preempted_s(const ThreadMetrics& m) {
+        if (m.cpu_samples == 0 || m.cpu_sampled_s <= 0) return 0;
+        const double body = std::max(m.cpu_sampled_s, m.inclusive_s - m.startup_s - m.shutdown_s);
+        return std::min(m.run_delay_s, m.cpu_sampled_s) * body / m.cpu_sampled_s;
+    }
+
+    // Seconds a preempted thread was away show as waits at the barriers
+    // of its team: the imbalance properties inside an oversubscribed
+    // parallel region leave that many seconds out (in node order).
     void add(const PropertyKind& kind, const Node& node, double d) {
+        if (is_imbalance(&kind) && d > 0) {
+            if (const Node* parallel = index_.enclosing_parallel(node)) {
+                auto unclaimed = unclaimed_preemption_.find(parallel->id);
+                if (unclaimed != unclaimed_preemption_.end()) {
+                    const double claimed = std::min(d, unclaimed->second);
+                    unclaimed->second -= claimed;
+                    d -= claimed;
+                }
+            }
+        }
         if (d > 0) findings_.push_back({&kind, node.region, d});
     }
 
@@ -239,13 +290,33 @@ private:
     const PropertyThresholds& thresholds_;
     double ranking_basis_;
     std::vector<Finding> findings_;
+    std::map<std::uint32_t, double> unclaimed_preemption_;  // by parallel node id
 };
+
+// The samples the preemption figure rests on, with their units.
+std::string preemption_evidence(const model::Profile& profile, std::optional<std::uint32_t> region) {
+    double sampled = 0, cpu = 0, run_delay = 0;
+    std::uint64_t samples = 0;
+    for (const auto& node : profile.nodes) {
+        if (node.kind != NodeKind::Region || node.region != region) continue;
+        for (const auto& m : node.threads) {
+            samples += m.cpu_samples;
+            sampled += m.cpu_sampled_s;
+            cpu += m.cpu_s;
+            run_delay += m.run_delay_s;
+        }
+    }
+    return fmt::format(" ({} sampled bodies, {:.3f} s of thread time: {:.3f} s on a CPU, {:.3f} s waiting for one)",
+                       samples, sampled, cpu, run_delay);
+}
 
 std::string property_text(const model::Profile& profile, const PropertyKind& kind,
                           std::optional<std::uint32_t> region, double severity_pct) {
-    const auto* r = find_region(profile, region);
-    return fmt::format("{} {}: {:.1f}% of total thread time", kind.phrase,
-                       r ? source_range(profile, *r) : std::string("(unknown region)"), severity_pct);
+    const auto* r = model::find_region(profile, region);
+    std::string text = fmt::format("{} {}: {:.1f}% of total thread time", kind.phrase,
+                                   r ? model::source_range(profile, *r) : std::string("(unknown region)"), severity_pct);
+    if (&kind == &kPreemption) text += preemption_evidence(profile, region);
+    return text;
 }
 
 }  // namespace
@@ -272,13 +343,13 @@ std::vector<model::Property> find_properties(const model::Profile& profile, cons
 
 void append_properties_report(std::string& out, const model::Profile& profile) {
     auto it = std::back_inserter(out);
-    append_section_header(out, "ompP Performance Properties Report");
+    model::append_section_header(out, "ompP Performance Properties Report");
     if (profile.properties.empty()) fmt::format_to(it, "No performance property holds.\n");
     std::uint32_t number = 0;
     for (const auto& property : profile.properties) {
-        const auto* r = find_region(profile, property.region);
+        const auto* r = model::find_region(profile, property.region);
         fmt::format_to(it, "Property P{:05} '{}' holds for\n     '{}', with a severity (in percent) of {:.4f}\n",
-                       ++number, property.name, r ? region_context(profile, *r) : std::string("(program)"),
+                       ++number, property.name, r ? model::region_context(profile, *r) : std::string("(program)"),
                        property.severity_pct);
     }
     out += '\n';

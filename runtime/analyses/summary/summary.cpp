@@ -9,7 +9,7 @@
 
 #include "analyses/overheads/overheads.hpp"
 #include "analyses/profile_index.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::analyses {
 namespace {
@@ -57,11 +57,11 @@ std::vector<std::pair<std::string, FunctionTime>> time_by_function(const model::
                                                                    const std::map<std::uint32_t, RegionTime>& times) {
     std::map<std::string, FunctionTime> functions;
     for (const auto& [region, time] : times) {
-        const model::Region* r = find_region(profile, region);
+        const model::Region* r = model::find_region(profile, region);
         if (r == nullptr) continue;
         FunctionTime& f = functions[r->function ? fmt::format("{} ({})", *r->function,
-                                                              display_file(profile, r->directive.file))
-                                                : fmt::format("({})", display_file(profile, r->directive.file))];
+                                                              model::display_file(profile, r->directive.file))
+                                                : fmt::format("({})", model::display_file(profile, r->directive.file))];
         f.exclusive_s += time.exclusive_s;
         ++f.regions;
     }
@@ -75,7 +75,7 @@ std::vector<std::pair<std::string, FunctionTime>> time_by_function(const model::
 
 void append_summary(std::string& out, const model::Profile& profile) {
     auto it = std::back_inserter(out);
-    append_section_header(out, "ompp Summary");
+    model::append_section_header(out, "ompp Summary");
     const double coverage = parallel_coverage(ProfileIndex(profile));
     fmt::format_to(it, "{:.2f} sec on {} thread{}, {} region{}, parallel coverage {:.2f} sec ({:.1f}%)\n",
                    profile.wall_time_s, profile.threads, profile.threads == 1 ? "" : "s", profile.regions.size(),
@@ -105,10 +105,11 @@ void append_summary(std::string& out, const model::Profile& profile) {
     fmt::format_to(it, "{:>10} {:>7} {:>9}  {}\n", "seconds", "(%)", "execC", "region");
     for (std::size_t i = 0; i < ranked.size() && i < kSummaryRegions; ++i) {
         const auto& [region, time] = ranked[i];
-        const model::Region* r = find_region(profile, region);
+        const model::Region* r = model::find_region(profile, region);
+        const std::string label = r ? fmt::format("{} {}", model::region_number(r->id), model::region_context(profile, *r))
+                                    : model::region_number(region);
         fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  {}\n", time.exclusive_s, percent(time.exclusive_s, total_s),
-                       time.instances, r ? fmt::format("{} {}", region_number(r->id), region_context(profile, *r))
-                                         : region_number(region));
+                       time.instances, label);
     }
     fmt::format_to(it, "{:>10.2f} ({:4.1f}%) {:>9}  outside any region (serial code)\n", outside_s,
                    percent(outside_s, total_s), "");
@@ -126,9 +127,9 @@ void append_summary(std::string& out, const model::Profile& profile) {
     if (profile.properties.empty()) fmt::format_to(it, "  none holds\n");
     for (std::size_t i = 0; i < profile.properties.size() && i < kSummaryProperties; ++i) {
         const auto& property = profile.properties[i];
-        const model::Region* r = find_region(profile, property.region);
+        const model::Region* r = model::find_region(profile, property.region);
         fmt::format_to(it, "{:>9.2f}%  {:<34} {}\n", property.severity_pct, property.name,
-                       r ? fmt::format("{} {}", region_number(r->id), region_context(profile, *r))
+                       r ? fmt::format("{} {}", model::region_number(r->id), model::region_context(profile, *r))
                          : std::string("(program)"));
     }
 

@@ -9,7 +9,7 @@
 // DRIVER_ARGS: {runtime} -- {cc} -fopenmp {src} -o prog
 // DRIVER_STDERR: note: the tasks of 'taskloop' at line 3 are not measured individually
 // DRIVER_STDERR_LINES: 1
-// DRIVER_THEN: OMPP_QUIET=1 OMP_NUM_THREADS=2 ./prog && python3 -c "import json,glob; print(*sorted(r['kind'] + '@' + r['file'].split('/')[-1] + ':' + str(r['first_line']) for f in glob.glob('prog.*.ompp.json') for r in json.load(open(f))['regions']))"
+// DRIVER_THEN: OMPP_QUIET=1 OMP_NUM_THREADS=2 ./prog && python3 -c "import glob; from ompp_profile import read_profile; print(*sorted(r.kind + '@' + r.file.split('/')[-1] + ':' + str(r.first_line) for f in glob.glob('prog.*.ompp.json') for r in read_profile(f).regions.values()))"
 // DRIVER_THEN_STDOUT: ^8 \nPARALLEL@gcc_header_macro_pragma_instrumented.c:26 PARALLEL_LOOP@body.h:3 SINGLE@gcc_header_macro_pragma_instrumented.c:27 TASKLOOP@body.h:3$
 #include <stdio.h>
 #define F parallel for

@@ -4,7 +4,7 @@
 // DRIVER_COMPILERS: gcc
 // DRIVER_ARGS: {runtime} -- {cc} -fopenmp {src} -o prog
 // DRIVER_STDERR_LINES: 0
-// DRIVER_THEN: OMPP_QUIET=1 OMP_NUM_THREADS=2 ./prog && python3 -c "import json,glob; print(*sorted(r['kind'] + '@' + str(r['first_line']) for f in glob.glob('prog.*.ompp.json') for r in json.load(open(f))['regions']))"
+// DRIVER_THEN: OMPP_QUIET=1 OMP_NUM_THREADS=2 ./prog && python3 -c "import glob; from ompp_profile import read_profile; print(*sorted(r.kind + '@' + str(r.first_line) for f in glob.glob('prog.*.ompp.json') for r in read_profile(f).regions.values()))"
 // DRIVER_THEN_STDOUT: ^total 55\nPARALLEL_LOOP@13$
 #include <stdio.h>
 int main(void) {

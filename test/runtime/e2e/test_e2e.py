@@ -3,14 +3,17 @@
 sequences OPARI2 emits), built with one compiler/OpenMP runtime, run, and their
 JSON profiles checked.  Configuration comes from the environment:
 OMPP_E2E_CXX, OMPP_E2E_CC, OMPP_E2E_LIBDIR, OMPP_E2E_INCLUDE, OMPP_E2E_SOURCES."""
-import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+from ompp_profile import read_json  # noqa: E402  (the one reader of profiles)
 
 CXX = os.environ.get("OMPP_E2E_CXX", "g++-12")
 CC = os.environ.get("OMPP_E2E_CC", "gcc-12")
@@ -58,7 +61,7 @@ class ProgramTest(unittest.TestCase):
         data = outdir / f"{app}.{threads}-{index}.ompp.json"
         self.assertTrue(text.exists(), f"{text} missing; have {sorted(os.listdir(outdir))}")
         self.assertTrue(data.exists())
-        return json.loads(data.read_text()), text.read_text()
+        return read_json(data), text.read_text()
 
     def check_invariants(self, profile):
         ids = set()
@@ -217,7 +220,7 @@ class ProgramTest(unittest.TestCase):
         result, _ = self.launch("regions", outdir=outdir, OMPP_REPORTFILE=str(outdir / "mine.txt"))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertTrue((outdir / "mine.txt").exists())
-        self.assertEqual(json.loads((outdir / "mine.json").read_text())["application"], "pomp2_program")
+        self.assertEqual(read_json(outdir / "mine.json")["application"], "pomp2_program")
         result, outdir = self.launch("regions", OMPP_APPNAME="solver")
         self.profile_in(outdir, app="solver")
 
@@ -282,7 +285,7 @@ class Opari2InstrumentedTest(unittest.TestCase):
             result = run([str(work / "prog")], cwd=work,
                          env=dict(os.environ, OMP_NUM_THREADS="2", OMPP_OUTDIR=str(work)))
             self.assertEqual(result.returncode, 0, result.stderr)
-            profile = json.loads((work / "prog.2-0.ompp.json").read_text())
+            profile = read_json(work / "prog.2-0.ompp.json")
             kinds = {r["kind"] for r in profile["regions"]}
             self.assertTrue({"PARALLEL", "LOOP", "CRITICAL", "SINGLE", "TASK", "TASKWAIT"} <= kinds, kinds)
             self.assertTrue(all(r["file"].endswith("opari2_input.c") for r in profile["regions"]))

@@ -1,5 +1,5 @@
-// report_text.hpp - small formatting pieces the analyses' report sections
-// share: ompP's section banner and how a region is named in text.
+// report_text.hpp - small formatting pieces the text report and the
+// analyses' texts share: ompP's section banner and how a region is named.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "model/profile.hpp"
 
-namespace ompp::analyses {
+namespace ompp::model {
 
 // Call trees as deep as a recursion would make the text report grow with
 // the square of the depth (every node's call path is printed): its sections
@@ -22,15 +22,23 @@ void append_section_header(std::string& out, std::string_view title);
 std::string region_number(std::uint32_t region);
 // "R00004 imbalance.cpp (19-23) LOOP" (ompP's flat-profile header), or
 // "R00004" when the region is unknown.
-std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region);
+std::string region_title(const Profile& profile, std::optional<std::uint32_t> region);
 // "LOOP imbalance.cpp (19-23) in main" (ompP's property context).
-std::string region_context(const model::Profile& profile, const model::Region& region);
+std::string region_context(const Profile& profile, const Region& region);
 // "imbalance.cpp (19-23) in main": the file relative to the profile's
 // source_root, " in <function>" when the instrumenter named one.
-std::string source_range(const model::Profile& profile, const model::Region& region);
+std::string source_range(const Profile& profile, const Region& region);
 // A region file as the text report names it: relative to source_root.
-std::string_view display_file(const model::Profile& profile, const std::string& file);
+std::string_view display_file(const Profile& profile, const std::string& file);
 
-const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region);
+const Region* find_region(const Profile& profile, std::optional<std::uint32_t> region);
 
-}  // namespace ompp::analyses
+// The analyses' parts of the text report (analyses::text_sections): the
+// summary that opens it and the sections after the runtime's.  The writer is
+// handed them, so it formats a finished profile without calling the analyses.
+struct AnalysesText {
+    std::string summary;
+    std::string sections;
+};
+
+}  // namespace ompp::model

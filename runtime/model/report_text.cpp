@@ -1,4 +1,4 @@
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "model/names.hpp"
 
-namespace ompp::analyses {
+namespace ompp::model {
 
 void append_section_header(std::string& out, std::string_view title) {
     constexpr std::size_t kWidth = 70;
@@ -18,20 +18,20 @@ void append_section_header(std::string& out, std::string_view title) {
 
 std::string region_number(std::uint32_t region) { return fmt::format("R{:05}", region); }
 
-const model::Region* find_region(const model::Profile& profile, std::optional<std::uint32_t> region) {
+const Region* find_region(const Profile& profile, std::optional<std::uint32_t> region) {
     if (!region) return nullptr;
     for (const auto& r : profile.regions)
         if (r.id == *region) return &r;
     return nullptr;
 }
 
-std::string_view display_file(const model::Profile& profile, const std::string& file) {
+std::string_view display_file(const Profile& profile, const std::string& file) {
     std::string_view name = file;
     if (!profile.source_root.empty() && name.starts_with(profile.source_root)) name.remove_prefix(profile.source_root.size());
     return name;
 }
 
-std::string source_range(const model::Profile& profile, const model::Region& region) {
+std::string source_range(const Profile& profile, const Region& region) {
     int last = region.block_end.last_line ? region.block_end.last_line : region.directive.last_line;
     std::string range = fmt::format("{} ({}-{})", display_file(profile, region.directive.file),
                                     region.directive.first_line, last ? last : region.directive.first_line);
@@ -39,20 +39,20 @@ std::string source_range(const model::Profile& profile, const model::Region& reg
     return range;
 }
 
-std::string region_context(const model::Profile& profile, const model::Region& region) {
-    std::string context = fmt::format("{} {}", model::report_name(region.kind), source_range(profile, region));
+std::string region_context(const Profile& profile, const Region& region) {
+    std::string context = fmt::format("{} {}", report_name(region.kind), source_range(profile, region));
     if (region.name) context += fmt::format(" '{}'", *region.name);
     return context;
 }
 
-std::string region_title(const model::Profile& profile, std::optional<std::uint32_t> region) {
+std::string region_title(const Profile& profile, std::optional<std::uint32_t> region) {
     if (!region) return "(program)";
     const auto* r = find_region(profile, region);
     if (!r) return region_number(*region);
     std::string title =
-        fmt::format("{} {} {}", region_number(r->id), source_range(profile, *r), model::report_name(r->kind));
+        fmt::format("{} {} {}", region_number(r->id), source_range(profile, *r), report_name(r->kind));
     if (r->name) title += fmt::format(" '{}'", *r->name);
     return title;
 }
 
-}  // namespace ompp::analyses
+}  // namespace ompp::model

@@ -1,4 +1,4 @@
-#include "snapshots/snapshots.hpp"
+#include "analyses/snapshots/snapshots.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <map>
 
 #include "analyses/overheads/overheads.hpp"
-#include "analyses/report_text.hpp"
+#include "model/report_text.hpp"
 
 namespace ompp::snapshots {
 
@@ -137,7 +137,7 @@ void SnapshotTaker::run() {
 void append_snapshot_report(std::string& out, const model::Profile& profile) {
     if (profile.snapshots.empty()) return;
     auto it = std::back_inserter(out);
-    analyses::append_section_header(out, "ompP Snapshots");
+    model::append_section_header(out, "ompP Snapshots");
     fmt::format_to(it, "{} snapshots, cumulative since the start; 'busiest' = region with the most exclusive time\n"
                        "added since the previous snapshot.\n",
                    profile.snapshots.size());
@@ -167,7 +167,7 @@ void append_snapshot_report(std::string& out, const model::Profile& profile) {
                        s.overheads.imbalance_s, s.overheads.limited_parallelism_s, s.overheads.thread_management_s);
         for (std::size_t c = 0; c < profile.counters.size() && c < counters.size(); ++c)
             fmt::format_to(it, " {:>16.0f}", counters[c]);
-        if (busiest) fmt::format_to(it, "  {} (+{:.3f} s)", analyses::region_number(*busiest), busiest_delta);
+        if (busiest) fmt::format_to(it, "  {} (+{:.3f} s)", model::region_number(*busiest), busiest_delta);
         out += '\n';
     }
     out += '\n';
