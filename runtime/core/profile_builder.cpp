@@ -91,6 +91,7 @@ public:
                 if (!visited_starts_.contains(start)) visit(*thread, *start, 0);
             }
         }
+        complete_roots();
         resolve_predecessors();
         summarise_tasks();
     }
@@ -167,6 +168,24 @@ private:
         std::uint32_t parent_id;  // the model node's parent...
         bool merge;               // ...or, for a worker's start, the model node itself
     };
+
+    // A worker's part of a region forked at the top level shares the fork
+    // node below the root.  A worker that also has a root-level node of its
+    // own (work done after its arrival at a region's end, in the runtime's
+    // join barrier, outside any task it was told of: a C taskloop's tasks)
+    // has a root entry, whose time must cover all its root-level children.
+    void complete_roots() {
+        std::map<std::uint32_t, double> children_s;
+        for (const model::Node& node : profile_.nodes) {
+            if (node.parent != 0u || node.kind == NodeKind::TaskRoot) continue;
+            for (const auto& m : node.threads) children_s[m.thread] += node.recursion_depth > 0 ? m.exclusive_s : m.inclusive_s;
+        }
+        for (model::ThreadMetrics& root : profile_.nodes[0].threads) {
+            const double children = children_s[root.thread];
+            root.inclusive_s = root.min_s = root.max_s = std::max(root.inclusive_s, children);
+            root.exclusive_s = root.inclusive_s - children;
+        }
+    }
 
     void visit(const ThreadState& thread, const Node& start, std::uint32_t parent_id) {
         std::vector<Visit> pending{{&thread, &start, parent_id, false}};

@@ -307,6 +307,40 @@ TEST_CASE("the join barrier: a thread waits from its arrival to the last one's, 
     CHECK(analyses::check_invariants(p).empty());
 }
 
+// Work a worker does in the join barrier outside any task it was told of
+// (a C taskloop's tasks are not measured individually) lands below its root;
+// the root's time covers its part of the region too (both are root-level).
+TEST_CASE("the join barrier: a worker's root covers its region part and its untasked work there", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 320);
+    const auto& atomic = region("atomic", 322);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kKey = 51;
+    master.fork(par, 1000, kKey, 2);
+    master.parallel_begin(par, 1010, {kKey, 1});
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(par, 1020, {kKey, 1});
+        w.parallel_end(par, 1050);
+        w.enter(atomic, 1060);
+        w.exit(atomic, 1070);
+    });
+    worker.join();
+    master.parallel_end(par, 1200);
+    master.join(par, 1210);
+
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(node != nullptr);
+    const auto* untasked = find_child(p, 0, NodeKind::Region, atomic.info.id);
+    REQUIRE(untasked != nullptr);
+    const auto* root = thread_of(p.nodes[0], 1);
+    REQUIRE(root != nullptr);
+    CHECK(root->inclusive_s == Approx(thread_of(*node, 1)->inclusive_s + thread_of(*untasked, 1)->inclusive_s));
+    CHECK(analyses::check_invariants(p).empty());
+}
+
 TEST_CASE("the join barrier: a barrier the instrumented code measured is not measured twice", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
