@@ -3,7 +3,8 @@
 # machine, unlike wall time).  Usage: scripts/hotpath-instructions.sh [BUILD_DIR]
 # Prints one line per scenario: instructions per iteration, where an
 # iteration is a user-region pair, one construct instance, one task
-# created, begun and ended, or (fibnode) one node of fib without cut-off:
+# created, begun and ended, one undeferred task created and run by a
+# running task (as below an if/final cut-off), or (fibnode) one node of fib without cut-off:
 # a task creating two child tasks that run at its taskwait (3 instances).
 set -eu
 build=${1:-build}
@@ -15,7 +16,7 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic critical loop parallel task fibnode; do
+for scenario in user atomic critical loop parallel task undeferred fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))

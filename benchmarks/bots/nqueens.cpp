@@ -38,15 +38,22 @@ std::uint64_t count_sequential(int n, int row, Board& board) {
   return solutions;
 }
 
-std::uint64_t count_tasks(int n, int row, const Board& board, bool cutoff) {
+// How the search stops creating deferred tasks at cutoff_depth: not at all,
+// by searching sequentially (the manual cut-off), or the BOTS way with a
+// clause, every candidate below still a task, undeferred (`if`) or included
+// (`final`).
+enum class Cutoff { None, Manual, IfClause, FinalClause };
+
+std::uint64_t count_tasks(int n, int row, const Board& board, Cutoff cutoff) {
   if (row == n) return 1;
-  if (cutoff && row >= cutoff_depth) {
+  if (cutoff == Cutoff::Manual && row >= cutoff_depth) {
     Board copy = board;
     return count_sequential(n, row, copy);
   }
   std::array<std::uint64_t, max_n> per_column{};
   for (int column = 0; column < n; ++column) {
-#pragma omp task firstprivate(column) shared(per_column, board)
+#pragma omp task firstprivate(column) shared(per_column, board) \
+    if (cutoff != Cutoff::IfClause || row < cutoff_depth) final(cutoff == Cutoff::FinalClause && row >= cutoff_depth)
     {
       Board child = board; // every task explores its own copy of the partial board
       if (is_safe(child, row, column)) {
@@ -62,8 +69,11 @@ std::uint64_t count_tasks(int n, int row, const Board& board, bool cutoff) {
 }
 
 bench::Outcome run(const bench::Options& options) {
-  const bool cutoff = options.variant == "cutoff";
-  const int n = bench::pick(options.size, 8, 11, cutoff ? 13 : 12);
+  const Cutoff cutoff = options.variant == "cutoff"  ? Cutoff::Manual
+                        : options.variant == "if"    ? Cutoff::IfClause
+                        : options.variant == "final" ? Cutoff::FinalClause
+                                                     : Cutoff::None;
+  const int n = bench::pick(options.size, 8, 11, cutoff == Cutoff::Manual ? 13 : 12);
   if (n > max_n) throw std::logic_error("board too large");
 
   std::uint64_t solutions = 0;
@@ -87,8 +97,9 @@ int main(int argc, char** argv) {
       .name = "nqueens",
       .summary = "BOTS nqueens: counts n-queens solutions, one task per candidate column; verified against the "
                  "known counts.",
-      .variants = {"cutoff", "nocutoff"},
-      .sizes_help = "n = 8|11|13 (nocutoff bench: 12; cutoff: tasks to depth 3)",
+      .variants = {"cutoff", "nocutoff", "if", "final"},
+      .sizes_help = "n = 8|11|13 (nocutoff, if, final bench: 12; cutoff: tasks to depth 3; if, final: deferred "
+                    "tasks to depth 3, undeferred or included below)",
   };
   return bench::run_kernel(spec, argc, argv, run);
 }

@@ -70,6 +70,16 @@ inline void task_create_begin_end(POMP2_Region_handle& task) {
     POMP2_Task_end(&task);
 }
 
+// One undeferred (`if(0)`) or included (`final`) task created by a running
+// task: the child runs inside its creation, as below a BOTS clause cut-off.
+inline void undeferred_task_in_task(POMP2_Region_handle& task) {
+    POMP2_Task_handle creator, child;
+    POMP2_Task_create_begin(&task, &child, &creator, 1, kTask.c_str());
+    POMP2_Task_begin(&task, child);
+    POMP2_Task_end(&task);
+    POMP2_Task_create_end(&task, creator);
+}
+
 // One node of fib without cut-off: a task that creates two child tasks of
 // its own construct and waits for them; they run at the taskwait (deferred),
 // so the parent is suspended meanwhile.  Three task instances.

@@ -33,8 +33,12 @@ std::string maxThreads(const Context &Ctx) {
   return Ctx.Options.Opari2Compatible ? "omp_get_max_threads()" : "POMP2_Lib_get_max_threads()";
 }
 
-/// The implicit barrier of a worksharing construct or parallel region, made
-/// explicit (after `nowait`) so that its waiting time is measured separately.
+/// The implicit barrier of a worksharing construct, made explicit (after
+/// `nowait`) so that its waiting time is measured separately: the same number
+/// of barriers as the construct as written.  A parallel region's end gets one
+/// only under --opari2-compatible (OPARI2 adds it); otherwise each thread's
+/// wait in the runtime's own join barrier is computed at the join from the
+/// team's arrivals (docs/instrumenter.md, "No added synchronisation").
 std::string implicitBarrier(unsigned N) {
   return "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Implicit_barrier_enter(" + H(N) +
          ", &pomp2_old_task);\n#pragma omp barrier\nPOMP2_Implicit_barrier_exit(" + H(N) +
@@ -85,15 +89,40 @@ bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
   return true;
 }
 
+/// Whether worksharing construct D is the last statement of the `parallel`
+/// region directly around it: only white space and comments lie between its
+/// end and the end of the region's structured block.
+bool endsParallelRegion(const Directive &D, const Context &Ctx) {
+  if (D.Parent < 0 || !D.Whole)
+    return false;
+  const Directive &P = Ctx.Unit.Directives[D.Parent];
+  if (P.Kind != Construct::Parallel || !P.Block || P.Block->End < D.Whole->End)
+    return false;
+  llvm::StringRef Rest =
+      llvm::StringRef(Ctx.Unit.Text).slice(D.Whole->End, P.Block->End);
+  while (true) {
+    Rest = Rest.ltrim();
+    if (Rest.startswith("//"))
+      Rest = Rest.drop_until([](char C) { return C == '\n'; });
+    else if (Rest.startswith("/*") && Rest.contains("*/"))
+      Rest = Rest.drop_front(Rest.find("*/") + 2);
+    else
+      break;
+  }
+  return Rest.empty() || Rest == "}";
+}
+
 void planParallel(size_t I, const Directive &D, Context &Ctx) {
   if (!needBlock(D, Ctx))
     return;
   unsigned N = Ctx.region(I, "parallel");
-  // Between `#pragma pomp noinstrument` and `instrument` OPARI2 keeps only
+  // OPARI2 adds a barrier at the end (--opari2-compatible), except between
+  // `#pragma pomp noinstrument` and `instrument`, where it keeps only
   // fork/begin/end/join (thread management needs them).  A region that may
   // be cancelled keeps only its own join: a thread that cancels jumps to it,
   // and a barrier of ours would wait for that thread forever (libgomp).
-  bool Barrier = !Ctx.inNoInstrumentZone(D.Whole->Begin) && !Ctx.containsCancellation(I);
+  bool Barrier = Ctx.Options.Opari2Compatible && !Ctx.inNoInstrumentZone(D.Whole->Begin) &&
+                 !Ctx.containsCancellation(I);
   Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
                     ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
   Ctx.blockBegin(D, "{ POMP2_Parallel_begin(" + H(N) + ");");
@@ -143,9 +172,18 @@ void planWorksharing(size_t I, const Directive &D, Context &Ctx) {
   bool Barrier = D.Kind != Construct::Loop &&
                  !(D.Kind == Construct::Single && D.has(OMPC_copyprivate)) &&
                  splitOffImplicitBarrier(I, D, Ctx);
+  // GCC leaves out the implicit barrier of a worksharing construct that ends
+  // its parallel region (the region's join barrier does its work); so does
+  // ompp's output for GCC, and the runtime gives the construct the wait in
+  // the join barrier (CTC key implicitBarrier=join).  Clang keeps it.
+  std::string BarrierText = Barrier ? implicitBarrier(N) : "";
+  if (Barrier && !Compat && endsParallelRegion(D, Ctx)) {
+    Ctx.regionData(N).Keys["implicitBarrier"] = "join";
+    BarrierText = "\n#if defined(__clang__) || !defined(__GNUC__)\n" + BarrierText + "#endif\n";
+  }
   WorkshareCalls Calls = workshareCalls(D.Kind);
   Ctx.before(D, std::string("{ ") + Calls.Enter + "(" + H(N) + ", " + C(N) + ");");
-  Ctx.after(D, (Barrier ? implicitBarrier(N) : "") + Calls.Exit + "(" + H(N) + "); }");
+  Ctx.after(D, BarrierText + Calls.Exit + "(" + H(N) + "); }");
   if (D.Kind == Construct::Single && D.Block) {
     Ctx.blockBegin(D, "{ POMP2_Single_begin(" + H(N) + ");");
     Ctx.blockEnd(D, "POMP2_Single_end(" + H(N) + "); }");
@@ -339,10 +377,14 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   // part is measured (fork/begin/end/join), as OPARI2 does.
   bool FullyMeasured = !Ctx.inNoInstrumentZone(D.Whole->Begin);
   bool Worksharing = InnerKind != OMPD_master && InnerKind != OMPD_masked;
-  // `loop` takes no nowait, nor does a construct that is cancellable or
-  // carries a task reduction: their barrier stays implicit.
-  bool Nowait = FullyMeasured && Worksharing && InnerKind != OMPD_loop &&
+  // The inner construct takes `nowait`: the region's join barrier follows
+  // at once, so the combined construct keeps one barrier (lastprivate and
+  // reduction results are complete after it).  `loop` takes no nowait, nor
+  // does a construct that is cancellable or carries a task reduction: their
+  // barrier stays implicit.  OPARI2 makes the barrier explicit instead.
+  bool Nowait = (FullyMeasured || !Compat) && Worksharing && InnerKind != OMPD_loop &&
                 !Split.Inner.TaskReduction && !Ctx.containsCancellation(I);
+  bool ExplicitBarrier = Compat && FullyMeasured;
   WorkshareCalls Calls = workshareCalls(D.Kind);
   std::string Text = pragmaLine("parallel", Split.Parallel.Text) + "\n{ POMP2_Parallel_begin(" +
                      H(N) + ");\n";
@@ -366,11 +408,12 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   Ctx.replacePragma(D, Text + Otherwise);
   std::string Close;
   if (FullyMeasured && Worksharing)
-    Close = std::string(Nowait ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" + H(InnerN) + "); }\n";
+    Close = std::string(Nowait && ExplicitBarrier ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" +
+            H(InnerN) + "); }\n";
   else if (FullyMeasured) {
     Ctx.blockBegin(D, "{ POMP2_Masked_begin(" + H(N) + ", " + C(N) + ");");
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
-    Close = Ctx.containsCancellation(I) ? "" : implicitBarrier(N);
+    Close = ExplicitBarrier && !Ctx.containsCancellation(I) ? implicitBarrier(N) : "";
   }
   Ctx.after(D, NotClang + Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" +
                    H(N) + ", pomp2_old_task); }" + EndNotClang);

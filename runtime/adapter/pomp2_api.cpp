@@ -83,16 +83,31 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     thread.exit(region, now, node_kind);
 }
 
+// A task construct's task run inside its creation needs no clock
+// (ThreadState::construct_task_begin); a taskloop's tasks always run apart
+// from the taskloop's own events.
 void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    m->this_thread().task_begin(region_of(handle, nullptr, fallback), task, m->now());
+    ThreadState& thread = m->this_thread();
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (fallback == K::Task) {
+        thread.construct_task_begin(region, task);
+    } else {
+        thread.task_begin(region, task, m->now());
+    }
 }
 
 void task_end(POMP2_Region_handle* handle, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    m->this_thread().task_end(region_of(handle, nullptr, fallback), m->now());
+    ThreadState& thread = m->this_thread();
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    if (fallback == K::Task) {
+        thread.construct_task_end(region);
+    } else {
+        thread.task_end(region, m->now());
+    }
 }
 
 void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,

@@ -3,8 +3,8 @@
 //   "<len>*regionType=<t>*sscl=<file>:<l1>:<l2>*escl=<file>:<l1>:<l2>*[key=value*]...*"
 //
 // Keys understood: regionType, sscl, escl, criticalName, userRegionName,
-// lockName, numSections, function (ompp's: the enclosing function), has<Clause> (kept
-// as clause names).  Unknown keys are ignored,
+// lockName, numSections, implicitBarrier, function (ompp's: the enclosing function),
+// has<Clause> (kept as clause names).  Unknown keys are ignored,
 // as pomp2_ompp.h promises; the length prefix is not trusted.
 #pragma once
 
@@ -25,6 +25,10 @@ struct CtcInfo {
     std::optional<std::string> function;
     int num_sections = 0;
     bool untied = false;
+    // implicitBarrier=join: a worksharing construct that ends its parallel
+    // region, whose barrier may be the region's join barrier (GCC leaves the
+    // construct's own barrier out).
+    bool barrier_at_join = false;
     std::vector<std::string> clauses;  // "has" keys without the prefix, e.g. "Nowait"
 };
 

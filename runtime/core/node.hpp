@@ -85,17 +85,30 @@ struct PredecessorEntry {
 };
 
 // The workers of one team instance report where and when their part ended,
-// so that the master can add their shutdown time (end -> join) at the join:
-// a worker sees no join event.  One record per fork node, reused by every
-// instance of the team; workers append, the master drains.
+// so that the master can complete their visit at the join: a worker sees no
+// join event.  One record per fork node, reused by every instance of the
+// team; workers append, the master drains.
+//
+// The region's end barrier is the OpenMP runtime's own join barrier (ompp
+// adds none): each thread reports its arrival (its Parallel_end), and the
+// master, after the join, computes every thread's wait as the team's latest
+// arrival minus its own, less the time it ran tasks after arriving (tasks
+// pending at the region's end run inside the join barrier).
 struct TeamMember {
-    std::atomic<Node*> node{nullptr};
-    std::atomic<Ticks> end{0};
+    std::atomic<Node*> node{nullptr};  // published last (release)
+    Node* barrier = nullptr;           // the worker's join-barrier node; null: its barrier was measured explicitly
+    Ticks end = 0;                     // arrival at the region's end
+    Ticks visit = 0;                   // the region's time on the worker up to its arrival
+    bool outermost = true;             // false: a folded recursive visit (its time is the enclosing visit's)
+    std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (worker writes, before release)
 };
 struct TeamRecord {
     std::unique_ptr<TeamMember[]> members;
     std::uint32_t capacity = 0;  // written by the master before the fork is published
     std::atomic<std::uint32_t> reported{0};
+    // The master's own arrival (master only).
+    Node* master_barrier = nullptr;
+    Ticks master_tasks_at_arrival = 0;
 };
 
 struct Node {

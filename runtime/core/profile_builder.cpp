@@ -91,6 +91,7 @@ public:
                 if (!visited_starts_.contains(start)) visit(*thread, *start, 0);
             }
         }
+        complete_roots();
         resolve_predecessors();
         summarise_tasks();
     }
@@ -167,6 +168,24 @@ private:
         std::uint32_t parent_id;  // the model node's parent...
         bool merge;               // ...or, for a worker's start, the model node itself
     };
+
+    // A worker's part of a region forked at the top level shares the fork
+    // node below the root.  A worker that also has a root-level node of its
+    // own (work done after its arrival at a region's end, in the runtime's
+    // join barrier, outside any task it was told of: a C taskloop's tasks)
+    // has a root entry, whose time must cover all its root-level children.
+    void complete_roots() {
+        std::map<std::uint32_t, double> children_s;
+        for (const model::Node& node : profile_.nodes) {
+            if (node.parent != 0u || node.kind == NodeKind::TaskRoot) continue;
+            for (const auto& m : node.threads) children_s[m.thread] += node.recursion_depth > 0 ? m.exclusive_s : m.inclusive_s;
+        }
+        for (model::ThreadMetrics& root : profile_.nodes[0].threads) {
+            const double children = children_s[root.thread];
+            root.inclusive_s = root.min_s = root.max_s = std::max(root.inclusive_s, children);
+            root.exclusive_s = root.inclusive_s - children;
+        }
+    }
 
     void visit(const ThreadState& thread, const Node& start, std::uint32_t parent_id) {
         std::vector<Visit> pending{{&thread, &start, parent_id, false}};
@@ -287,28 +306,42 @@ private:
 
     void summarise_tasks() {
         std::map<std::uint32_t, double> creation_s;
+        std::map<std::uint32_t, model::TaskStatistics> tasks;
+        std::map<std::uint32_t, std::uint64_t> run_apart;
+        std::unordered_set<std::uint32_t> task_constructs;
+        for (const model::Region& region : profile_.regions) {
+            if (region.kind == model::RegionKind::Task) task_constructs.insert(region.id);
+        }
         for (const model::Node& node : profile_.nodes) {
             if (node.kind != NodeKind::Region || !node.region) continue;
             for (const auto& m : node.threads) creation_s[*node.region] += m.inclusive_s;
+            // A task construct's creation node counts the instances run inside it.
+            if (!task_constructs.contains(*node.region)) continue;
+            for (const auto& m : node.threads) {
+                if (m.body_count > 0) tasks[*node.region].included += m.body_count;
+            }
         }
-        std::map<std::uint32_t, model::TaskStatistics> tasks;
         for (const model::Node& node : profile_.nodes) {
             if (node.kind != NodeKind::TaskRoot || !node.region) continue;
             model::TaskStatistics& stats = tasks[*node.region];
-            stats.region = *node.region;
-            double total = stats.mean_s * static_cast<double>(stats.instances);
+            std::uint64_t& apart = run_apart[*node.region];
+            double total = stats.mean_s * static_cast<double>(apart);
             for (const auto& m : node.threads) {
                 if (m.visits == 0) continue;
-                stats.min_s = stats.instances > 0 ? std::min(stats.min_s, m.min_s) : m.min_s;
+                stats.min_s = apart > 0 ? std::min(stats.min_s, m.min_s) : m.min_s;
                 stats.max_s = std::max(stats.max_s, m.max_s);
-                stats.instances += m.visits;
+                apart += m.visits;
                 total += m.inclusive_s;
             }
-            stats.mean_s = stats.instances > 0 ? total / static_cast<double>(stats.instances) : 0;
-            stats.creation_s = creation_s[*node.region];
-            stats.max_concurrent_per_thread = max_active_[*node.region];
+            stats.mean_s = apart > 0 ? total / static_cast<double>(apart) : 0;
         }
-        for (auto& [region, stats] : tasks) profile_.tasks.push_back(stats);
+        for (auto& [region, stats] : tasks) {
+            stats.region = region;
+            stats.instances = run_apart[region] + stats.included;
+            stats.creation_s = creation_s[region];
+            stats.max_concurrent_per_thread = max_active_[region];
+            profile_.tasks.push_back(stats);
+        }
     }
 
     model::Profile& profile_;

@@ -26,12 +26,14 @@ RegionRegistry& RegionRegistry::instance() {
     return *registry;
 }
 
-const RegionRecord& RegionRegistry::intern(std::string key, const model::Region& info, bool untied) {
+const RegionRecord& RegionRegistry::intern(std::string key, const model::Region& info, bool untied,
+                                           bool barrier_at_join) {
     if (auto it = by_key_.find(key); it != by_key_.end()) return *it->second;
     RegionRecord& record = records_.emplace_back();
     record.info = info;
     record.info.id = static_cast<std::uint32_t>(records_.size());
     record.untied = untied;
+    record.barrier_at_join = barrier_at_join;
     by_key_.emplace(std::move(key), &record);
     return record;
 }
@@ -54,7 +56,8 @@ const RegionRecord& RegionRegistry::register_handle(void** handle, const char* c
         info.function = parsed->function;
         info.directive = parsed->directive;
         info.block_end = parsed->block_end;
-        record = &intern(std::string(ctc_content(ctc)), info, parsed->untied || parsed->region_type == "taskuntied");
+        record = &intern(std::string(ctc_content(ctc)), info, parsed->untied || parsed->region_type == "taskuntied",
+                         parsed->barrier_at_join);
     } else {
         if (ctc != nullptr) {
             problems_.push_back(parsed ? fmt::format("unknown regionType '{}' in CTC string \"{}\"",

@@ -27,6 +27,7 @@ namespace ompp::core {
 struct RegionRecord {
     model::Region info;
     bool untied = false;
+    bool barrier_at_join = false;  // CtcInfo::barrier_at_join
     // User regions named at run time: the line of their first end in the
     // begin's file (POMP2_USER_End_named), set once; 0 until then.
     mutable std::atomic<int> end_line{0};
@@ -92,7 +93,8 @@ public:
 
 private:
     RegionRegistry() = default;
-    const RegionRecord& intern(std::string key, const model::Region& info, bool untied);
+    const RegionRecord& intern(std::string key, const model::Region& info, bool untied,
+                               bool barrier_at_join = false);
     const RegionRecord& register_user_region(std::string_view name, std::string_view file, int line);
 
     mutable std::mutex mutex_;

@@ -98,6 +98,9 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     node->parent = parent;
     node->fork_origin = fork_origin;
     node->depth = parent != nullptr ? parent->depth + 1 : 0;
+    // Folded under an included task's creation: a folded node, like those
+    // below the fold point at max_depth.
+    if (parent != nullptr && parent == current_->included_fold) node->depth = std::max(node->depth, max_depth_ + 1);
     return node;
 }
 
@@ -159,7 +162,9 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 [[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region,
                                                        Ticks now, const Node* fork_origin) {
     Node* caller = context.current_node();
-    if (caller->depth >= max_depth_) [[unlikely]] return push_folded(context, kind, region, now, fork_origin);
+    if (caller->depth >= max_depth_ || context.included_fold != nullptr) [[unlikely]] {
+        return push_folded(context, kind, region, now, fork_origin);
+    }
     return push_under(context, caller, kind, region, now, fork_origin);
 }
 
@@ -201,19 +206,29 @@ __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, 
     return frame;
 }
 
+namespace {
+[[gnu::always_inline]] inline void record(NodeMetrics& metrics, Ticks measured, bool outermost) {
+    if (outermost) [[likely]] {
+        metrics.record_visit(measured);
+    } else {
+        // A recursive visit: its time is part of the enclosing visit's.
+        metrics.visits.add(1);
+    }
+}
+}  // namespace
+
 [[gnu::always_inline]] inline void ThreadState::pop(TaskContext& context, Ticks now) {
+    const Visit visit = leave(context, now);
+    record(visit.node->metrics, visit.measured, visit.outermost);
+}
+
+[[gnu::always_inline]] inline ThreadState::Visit ThreadState::leave(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
     const Ticks visit = elapsed(frame.entered, now);
     const Ticks measured = visit > suspended ? visit - suspended : 0;
     const bool outermost = !frame.folded || leave_folded(context, frame, measured);
-    if (outermost) [[likely]] {
-        node->metrics.record_visit(measured);
-    } else {
-        // A recursive visit: its time is part of the enclosing visit's.
-        node->metrics.visits.add(1);
-    }
     // --- counter extension point (exit) ---
     if (counters_ != nullptr) [[unlikely]] {
         const CounterMarks& marks = context.counter_marks.back();
@@ -228,12 +243,14 @@ __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, 
     }
     context.frames.pop_back();
     (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
+    return {node, measured, outermost};
 }
 
 __attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
     Node* node = frame.node;
     node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
-    // The caller is the fold point or another folded frame: frames.size() > max_depth_ >= 1.
+    // The caller is the fold point (at max_depth, or an included task's
+    // creation) or another folded frame: frames.size() >= 2.
     context.frames[context.frames.size() - 2].folded_children += visit;
     return --node->active_instances == 0;
 }
@@ -288,6 +305,10 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     }
     if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
         frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
+    }
+    if (kind == NodeKind::ImplicitBarrier) [[unlikely]] {
+        explicit_barrier_region_ = &region;
+        explicit_barrier_exit_ = now;
     }
     pop(*current_, now);
 }
@@ -387,7 +408,9 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
             team.capacity = wanted;
         }
         team.reported.store(0, std::memory_order_relaxed);
+        team.master_barrier = nullptr;
     }
+    arrival_slot_ = nullptr;
     if (team_size != 1) measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
 }
 
@@ -412,6 +435,7 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
             return;
         }
     }
+    arrival_slot_ = nullptr;
     const ForkRecord fork = measurement_.forks().find(position.parent_key);
     team_level_.store(position.level, std::memory_order_relaxed);
     if (fork.node != nullptr) parent_thread_.store(fork.thread, std::memory_order_relaxed);
@@ -450,21 +474,106 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
         warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
         return;
     }
+    Node* barrier = join_barrier(*frame, region);
     const Ticks body = elapsed(frame->phase_mark, now);
     frame->node->metrics.body.add(body);
     if (frame->cpu_sampled) [[unlikely]] finish_cpu_sample(*frame, body);
     frame->phase_mark = now;
-    if (!frame->worker) return;
+    if (!frame->worker) {
+        if (TeamRecord* team = frame->node->team) {
+            team->master_barrier = barrier;
+            team->master_tasks_at_arrival = task_time_;
+        }
+        return;
+    }
     // A worker's part of the region ends here; it sees no join, so it tells
-    // the master, who adds the shutdown time at the join.
-    if (TeamRecord* team = frame->team) {
+    // the master, who completes its visit (barrier wait, shutdown) at the join.
+    TeamRecord* team = frame->team;
+    const Visit visit = leave(*current_, now);
+    if (team != nullptr) {
         const std::uint32_t slot = team->reported.fetch_add(1, std::memory_order_acq_rel);
         if (slot < team->capacity) {
-            team->members[slot].end.store(now, std::memory_order_relaxed);
-            team->members[slot].node.store(frame->node, std::memory_order_release);
+            TeamMember& member = team->members[slot];
+            member.barrier = barrier;
+            member.end = now;
+            member.visit = visit.measured;
+            member.outermost = visit.outermost;
+            member.tasks.store(0, std::memory_order_relaxed);
+            member.node.store(visit.node, std::memory_order_release);
+            arrival_slot_ = &member;
+            tasks_at_arrival_ = task_time_;
+            return;
         }
     }
-    pop(*current_, now);
+    record(visit.node->metrics, visit.measured, visit.outermost);
+    if (barrier != nullptr) barrier->metrics.record_visit(0);
+}
+
+Node* ThreadState::join_barrier(Frame& frame, const RegionRecord& region) {
+    const auto measured_here = [&](const RegionRecord* construct) {
+        return explicit_barrier_region_ == construct && explicit_barrier_exit_ >= frame.phase_mark;
+    };
+    if (frame.folded || measured_here(&region)) return nullptr;
+    // A worksharing construct that ended the region without a barrier of its
+    // own (implicitBarrier=join, GCC): the join barrier is its barrier.
+    Node* last = frame.last_exited_child;
+    if (last != nullptr && last->kind == NodeKind::Region && last->region->barrier_at_join &&
+        last->depth < max_depth_ && !measured_here(last->region)) {
+        Node* barrier = child_of(last, NodeKind::ImplicitBarrier, last->region, nullptr);
+        count_predecessor(barrier, last, 1);
+        return barrier;
+    }
+    Node* barrier = child_of(frame.node, NodeKind::ImplicitBarrier, &region, nullptr);
+    count_predecessor(barrier, last != nullptr ? last : frame.node, 1);
+    frame.last_exited_child = barrier;
+    return barrier;
+}
+
+void ThreadState::record_join_wait(Node& barrier, Node& part, Ticks waited) {
+    barrier.metrics.record_visit(waited);
+    // The wait of a worksharing construct's barrier at the join is part of
+    // the construct's time too.
+    if (barrier.parent != &part) barrier.parent->metrics.inclusive.add(waited);
+}
+
+void ThreadState::complete_team(Frame& frame, Ticks now) {
+    NodeMetrics& own = frame.node->metrics;
+    TeamRecord* team = frame.node->team;
+    if (team == nullptr) {
+        own.shutdown.add(elapsed(frame.phase_mark, now));
+        return;
+    }
+    // Every thread arrived before the join (the OpenMP runtime's join
+    // barrier); the barrier released the team when the last one arrived.
+    const std::uint32_t reported = std::min(team->reported.load(std::memory_order_acquire), team->capacity);
+    Ticks latest = frame.phase_mark;
+    for (std::uint32_t i = 0; i < reported; ++i) {
+        if (team->members[i].node.load(std::memory_order_acquire) != nullptr) {
+            latest = std::max(latest, team->members[i].end);
+        }
+    }
+    // A thread's wait: from its arrival to the last arrival, less the tasks
+    // it ran meanwhile.  Workers' nodes are written only here, by the master.
+    const auto wait = [latest](Ticks arrival, Ticks tasks) { return elapsed(arrival + tasks, latest); };
+    for (std::uint32_t i = 0; i < reported; ++i) {
+        TeamMember& member = team->members[i];
+        Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel);
+        if (worker == nullptr) continue;
+        const Ticks waited = member.barrier != nullptr ? wait(member.end, member.tasks.load(std::memory_order_relaxed)) : 0;
+        record(worker->metrics, member.visit + waited, member.outermost);
+        worker->metrics.body.add(waited);
+        if (member.barrier != nullptr) record_join_wait(*member.barrier, *worker, waited);
+        worker->metrics.shutdown.add(elapsed(member.barrier != nullptr ? latest : member.end, now));
+    }
+    team->reported.store(0, std::memory_order_relaxed);
+    if (Node* barrier = std::exchange(team->master_barrier, nullptr)) {
+        const Ticks waited = wait(frame.phase_mark, task_time_ - team->master_tasks_at_arrival);
+        record_join_wait(*barrier, *frame.node, waited);
+        own.body.add(waited);
+        own.shutdown.add(elapsed(latest, now));
+    } else {
+        own.shutdown.add(elapsed(frame.phase_mark, now));
+    }
 }
 
 void ThreadState::join(const RegionRecord& region, Ticks now) {
@@ -475,19 +584,7 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
         return;
     }
-    frame->node->metrics.shutdown.add(elapsed(frame->phase_mark, now));
-    // Every worker ended before the join (the OpenMP runtime's join barrier).
-    // Their nodes' shutdown is written only here, by the forking thread.
-    if (TeamRecord* team = frame->node->team) {
-        const std::uint32_t reported = std::min(team->reported.load(std::memory_order_acquire), team->capacity);
-        for (std::uint32_t i = 0; i < reported; ++i) {
-            TeamMember& member = team->members[i];
-            if (Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel)) {
-                worker->metrics.shutdown.add(elapsed(member.end.load(std::memory_order_relaxed), now));
-            }
-        }
-        team->reported.store(0, std::memory_order_relaxed);
-    }
+    complete_team(*frame, now);
     if (frame->restores_implicit != nullptr) implicit_ = frame->restores_implicit;
     pop(*current_, now);
 }
@@ -523,8 +620,7 @@ TaskHandle ThreadState::current_task() {
 }
 
 TaskHandle ThreadState::new_task_handle() {
-    // Unique per process without synchronisation: thread id in the high bits.
-    return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | ++task_counter_);
+    return make_task_handle(++task_counter_);
 }
 
 void ThreadState::switch_to(TaskContext& target, Ticks now) {
@@ -532,7 +628,12 @@ void ThreadState::switch_to(TaskContext& target, Ticks now) {
     if (current_ != implicit_) {
         // Leave the stub of the task being suspended (or finished).
         auto& frames = implicit_->frames;
-        if (!frames.empty() && frames.back().node->kind == NodeKind::TaskStub) pop(*implicit_, now);
+        if (!frames.empty() && frames.back().node->kind == NodeKind::TaskStub) {
+            task_time_ += elapsed(frames.back().entered, now);
+            pop(*implicit_, now);
+            // Tasks run in a join barrier are no wait there.
+            if (arrival_slot_ != nullptr) arrival_slot_->tasks.store(task_time_ - tasks_at_arrival_, std::memory_order_relaxed);
+        }
         current_->suspended = true;
         current_->suspended_since = now;
         if (counters_ != nullptr) [[unlikely]] read_counters(current_->counters_suspended_since);
@@ -572,9 +673,56 @@ void ThreadState::resume(TaskHandle task, Ticks now) {
                               static_cast<std::uint64_t>(task)));
 }
 
+namespace {
+// The creation of `region` is the innermost open frame of `context`.
+bool inside_creation(const TaskContext& context, const RegionRecord& region) {
+    if (context.frames.empty()) return false;
+    const Node* top = context.frames.back().node;
+    return top->region == &region && top->kind == NodeKind::Region;
+}
+}  // namespace
+
+bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
+    if (task != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
+    Node* creation = current_->frames.back().node;
+    creation->metrics.body_count.add(1);
+    if (current_->included_open++ == 0) current_->included_fold = creation;
+    return true;
+}
+
+bool ThreadState::end_included_task(const RegionRecord& region) {
+    if (current_->included_open == 0 || !inside_creation(*current_, region)) return false;
+    if (--current_->included_open == 0) current_->included_fold = nullptr;
+    return true;
+}
+
+// One event scope per event: the included-task check reads the task context,
+// which the finaliser may be resetting after program end.
+void ThreadState::construct_task_begin(const RegionRecord& region, TaskHandle task) {
+    const EventScope event(*this);
+    if (event.refused() || begin_included_task(region, task)) return;
+    start_task(region, task, measurement_.now());
+}
+
+void ThreadState::construct_task_end(const RegionRecord& region) {
+    const EventScope event(*this);
+    if (event.refused() || end_included_task(region)) return;
+    finish_task(region, measurement_.now());
+}
+
 void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks now) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
+    start_task(region, task, now);
+}
+
+void ThreadState::task_end(const RegionRecord& region, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    finish_task(region, now);
+}
+
+[[gnu::always_inline]] inline void ThreadState::start_task(const RegionRecord& region, TaskHandle task, Ticks now) {
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
     instance->region = &region;
@@ -583,6 +731,8 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     instance->root_last_exited = nullptr;
     instance->suspended = false;
     instance->suspended_total = 0;
+    instance->included_open = 0;
+    instance->included_fold = nullptr;
     instance->counters_suspended_total = {};
     instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
     Node& task_root = *instance->root;
@@ -594,9 +744,7 @@ void ThreadState::task_begin(const RegionRecord& region, TaskHandle task, Ticks 
     if (counters_ != nullptr) [[unlikely]] read_counters(instance->counter_marks.emplace_back().at_enter);
 }
 
-void ThreadState::task_end(const RegionRecord& region, Ticks now) {
-    const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+[[gnu::always_inline]] inline void ThreadState::finish_task(const RegionRecord& region, Ticks now) {
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
         warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));

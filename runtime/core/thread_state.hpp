@@ -85,6 +85,13 @@ struct TaskContext {
     // the exits that match them are absorbed, newest first.
     std::uint64_t dropped_levels = 0;
     TaskContext* next_free = nullptr;
+    // Tasks run inside their creation (ThreadState::begin_included_task)
+    // that are open on this context, and the creation node of the outermost
+    // one: everything inside them folds under it, as a deep recursion does
+    // at the fold point, so a recursion of included tasks keeps the tree
+    // small (one node per construct) and its time counted once.
+    std::uint32_t included_open = 0;
+    Node* included_fold = nullptr;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
 };
@@ -162,6 +169,14 @@ public:
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
+    // The task of a task construct.  One that runs inside its own creation
+    // (undeferred `if(0)`, included `final`, or run at once by the OpenMP
+    // runtime) costs about a call in the plain program: it is counted on its
+    // creation node (body_count: included instances) and its time is the
+    // creation's, with no task context and no clock read.  Any other is
+    // task_begin/task_end at the clock's time.
+    void construct_task_begin(const RegionRecord& region, TaskHandle task);
+    void construct_task_end(const RegionRecord& region);
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -192,6 +207,18 @@ public:
     void release_os_thread() { cpu_.release(); }
 
 private:
+    // task_begin/task_end inside an event scope opened by the caller.
+    void start_task(const RegionRecord& region, TaskHandle task, Ticks now);
+    void finish_task(const RegionRecord& region, Ticks now);
+    // Included tasks (construct_task_begin): begin is false if `task` is not
+    // the task this thread created last inside its still open creation; end
+    // is false if the innermost such task is not one of `region`.
+    bool begin_included_task(const RegionRecord& region, TaskHandle task);
+    bool end_included_task(const RegionRecord& region);
+    // Unique per process without synchronisation: thread id in the high bits.
+    TaskHandle make_task_handle(std::uint64_t count) const {
+        return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | count);
+    }
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
     // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
@@ -201,10 +228,27 @@ private:
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
+    // pop() without recording the visit: for a worker's part of a parallel
+    // region, whose visit the master completes at the join.
+    struct Visit {
+        Node* node;
+        Ticks measured;
+        bool outermost;
+    };
+    Visit leave(TaskContext& context, Ticks now);
+    // At a parallel region's end: the node of this thread's wait in the
+    // runtime's join barrier, or null when the instrumented code measured an
+    // explicit barrier there (OPARI2's transformation) or the frame is folded.
+    Node* join_barrier(Frame& frame, const RegionRecord& region);
+    // At the join: every thread's visit completed with its join-barrier wait.
+    void complete_team(Frame& frame, Ticks now);
+    static void record_join_wait(Node& barrier, Node& part, Ticks waited);
     // Call paths deeper than max_depth_ fold into one node per region under
     // the node at max_depth_ (the fold point): recursion shows as one node
     // whose visits nest, with their time counted once.
-    Node* fold_point(const TaskContext& context) const { return context.frames[max_depth_ - 1].node; }
+    Node* fold_point(const TaskContext& context) const {
+        return context.included_fold != nullptr ? context.included_fold : context.frames[max_depth_ - 1].node;
+    }
     Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                        const Node* fork_origin);
     // Pushes a frame for the child of `parent`, entered from the current node.
@@ -287,6 +331,14 @@ private:
     std::atomic<std::uint64_t> frames_dropped_{0};  // owner writes, readers report
     std::vector<std::unique_ptr<TeamRecord>> teams_;
     std::uint64_t task_counter_ = 0;
+    // The join-barrier measurement (see TeamRecord): time this thread ran
+    // explicit tasks, its report to the team it last arrived at the end of
+    // (worker), and the last implicit barrier the instrumented code measured.
+    Ticks task_time_ = 0;
+    TeamMember* arrival_slot_ = nullptr;
+    Ticks tasks_at_arrival_ = 0;
+    const RegionRecord* explicit_barrier_region_ = nullptr;
+    Ticks explicit_barrier_exit_ = 0;
     std::atomic<int> team_level_{0};
     std::atomic<std::uint32_t> parent_thread_{0};
     mutable std::mutex warnings_mutex_;

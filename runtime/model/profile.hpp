@@ -97,10 +97,13 @@ struct Node {
 // Per task construct (task-profiling seed, Table II).
 struct TaskStatistics {
     std::uint32_t region = 0;
-    std::uint64_t instances = 0;
-    double mean_s = 0, min_s = 0, max_s = 0;  // execution time per instance
+    std::uint64_t instances = 0;  // every instance, included ones too
+    double mean_s = 0, min_s = 0, max_s = 0;  // execution time per instance run apart (instances - included)
     double creation_s = 0;                    // summed time in task creation
     std::uint64_t max_concurrent_per_thread = 0;
+    // Instances run inside their creation (undeferred, included): counted
+    // here, their time is the creation's (creation_s).
+    std::uint64_t included = 0;
 };
 
 struct ThreadInfo {

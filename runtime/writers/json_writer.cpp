@@ -113,6 +113,7 @@ json to_json(const model::Profile& profile) {
     for (const auto& task : profile.tasks) {
         tasks.push_back({{"region", task.region},
                          {"instances", task.instances},
+                         {"included", task.included},
                          {"mean_s", task.mean_s},
                          {"min_s", task.min_s},
                          {"max_s", task.max_s},

@@ -396,16 +396,18 @@ private:
     void task_statistics() {
         if (profile_.tasks.empty()) return;
         section(out_, "ompp Task Statistics");
-        line("{:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", "Task construct", "instances", "meanT", "minT",
-             "maxT", "createT", "maxActive");
+        line("{:<40} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", "Task construct", "instances", "included",
+             "meanT", "minT", "maxT", "createT", "maxActive");
         for (const auto& task : profile_.tasks) {
             const model::Region* r = region(task.region);
-            line("{:<40} {:>10} {} {} {} {} {:>10}",
+            line("{:<40} {:>10} {:>10} {} {} {} {} {:>10}",
                  r != nullptr ? fmt::format("R{:05} {}", r->id, location(*r)) : fmt::format("R{:05}", task.region),
-                 task.instances, seconds(task.mean_s), seconds(task.min_s), seconds(task.max_s),
+                 task.instances, task.included, seconds(task.mean_s), seconds(task.min_s), seconds(task.max_s),
                  seconds(task.creation_s), task.max_concurrent_per_thread);
         }
         line("");
+        line("included: instances run inside their creation (undeferred, included, or run at once by the OpenMP "
+             "runtime); their time is part of createT, meanT/minT/maxT are over the other instances.");
         line("maxActive: the largest number of instances of the construct begun and not yet finished on one thread.");
         line("");
     }

@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
+#include <tuple>
 #include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "adapter/lifecycle.hpp"
+#include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
 
 using namespace ompp;
@@ -124,6 +127,85 @@ TEST_CASE("POMP2: tasks with the old/new task handle protocol", "[adapter]") {
     CHECK(p.tasks[0].instances == 1);
     CHECK(p.tasks[0].mean_s == Approx(30e-9));
     CHECK(p.tasks[0].creation_s == Approx(10e-9));
+    CHECK(p.warnings.empty());
+}
+
+// Issue 11: a task run inside its creation (if(0), final) costs about a
+// call: counted as an included instance of its construct, its time the
+// creation's, no clock read at its begin and end.
+TEST_CASE("POMP2: a task run inside its creation is an included instance, its time the creation's", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle task = nullptr;
+    const std::string task_ctc = "*regionType=task*sscl=u.c:5:5*escl=u.c:7:7**";
+    for (int i = 0; i < 3; ++i) {
+        POMP2_Task_handle old_task, new_task;
+        clock.at(100 + 100 * i);
+        POMP2_Task_create_begin(&task, &new_task, &old_task, 1, CTC(task_ctc));
+        clock.at(110 + 100 * i);
+        POMP2_Task_begin(&task, new_task);  // the runtime runs it at once
+        clock.at(150 + 100 * i);
+        POMP2_Task_end(&task);
+        clock.at(160 + 100 * i);
+        POMP2_Task_create_end(&task, old_task);
+    }
+    // A deferred one, run later at a taskwait, is a task of its own.
+    POMP2_Task_handle old_task, new_task;
+    clock.at(400);
+    POMP2_Task_create_begin(&task, &new_task, &old_task, 1, CTC(task_ctc));
+    clock.at(410);
+    POMP2_Task_create_end(&task, old_task);
+    clock.at(420);
+    POMP2_Task_begin(&task, new_task);
+    clock.at(450);
+    POMP2_Task_end(&task);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    REQUIRE(p.tasks.size() == 1);
+    CHECK(p.tasks[0].instances == 4);
+    CHECK(p.tasks[0].included == 3);
+    CHECK(p.tasks[0].mean_s == Approx(30e-9));  // the one run apart
+    CHECK(p.tasks[0].creation_s == Approx(3 * 60e-9 + 10e-9));
+    const auto* task_region = static_cast<const core::RegionRecord*>(task);
+    const auto* creation = find_child(p, 0, NodeKind::Region, task_region->info.id);
+    REQUIRE(creation != nullptr);
+    CHECK(thread_of(*creation, 0)->visits == 4);
+    CHECK(thread_of(*creation, 0)->body_count == 3);
+    const auto* tree = find_child(p, 0, NodeKind::TaskRoot, task_region->info.id);
+    REQUIRE(tree != nullptr);
+    CHECK(thread_of(*tree, 0)->visits == 1);
+    CHECK(p.warnings.empty());
+}
+
+// Below a BOTS-style if/final cut-off, included tasks of two constructs
+// recurse inside each other: they fold under the outermost creation, so the
+// tree stays one node per construct whatever the recursion depth.
+TEST_CASE("POMP2: a recursion of included tasks folds under the outermost creation", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle x = nullptr, y = nullptr;
+    const std::string x_ctc = "*regionType=task*sscl=f.c:5:5*escl=f.c:5:5**";
+    const std::string y_ctc = "*regionType=task*sscl=f.c:7:7*escl=f.c:7:7**";
+    core::Ticks now = 100;
+    std::function<void(int)> fib = [&](int n) {
+        if (n < 2) return;
+        for (auto [handle, ctc, arg] : {std::tuple{&x, &x_ctc, n - 1}, std::tuple{&y, &y_ctc, n - 2}}) {
+            POMP2_Task_handle old_task, new_task;
+            clock.at(now += 10);
+            POMP2_Task_create_begin(handle, &new_task, &old_task, 1, CTC(*ctc));
+            POMP2_Task_begin(handle, new_task);
+            fib(arg);
+            POMP2_Task_end(handle);
+            clock.at(now += 10);
+            POMP2_Task_create_end(handle, old_task);
+        }
+    };
+    fib(12);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    CHECK(p.nodes.size() == 7);  // root, the two outermost creations, both constructs folded under each
+    std::uint64_t included = 0;
+    for (const auto& task : p.tasks) included += task.included;
+    CHECK(included == 464);  // every call of fib(12) but the first (2 fib(13) - 2) is a task
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
     CHECK(p.warnings.empty());
 }
 

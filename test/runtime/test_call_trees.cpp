@@ -252,14 +252,114 @@ TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "
     const auto* nested = find_child(p, par->id, NodeKind::Region, inner.info.id);
     REQUIRE(nested != nullptr);
     CHECK(nested->threads.size() == 2);  // the worker (master of the nested team) and its worker
-    CHECK(thread_of(*nested, 2)->inclusive_s == Approx(10 * kNs));
-    CHECK(thread_of(*nested, 2)->shutdown_s == Approx(2 * kNs));
+    // Its part ends when its team's master arrives at the join barrier
+    // (1096): 1 ns of waiting there, 1 ns of shutdown up to the join.
+    CHECK(thread_of(*nested, 2)->inclusive_s == Approx(11 * kNs));
+    CHECK(thread_of(*nested, 2)->shutdown_s == Approx(1 * kNs));
     CHECK(p.threads_info.at(2).parent_thread == 1);
     CHECK(p.threads_info.at(2).team_level == 2);
     // Nothing of a worker lands under the root.
     for (const auto& node : p.nodes) {
         if (node.parent == 0u) CHECK(node.region == outer.info.id);
     }
+}
+
+// No barrier of ompp's at a region's end (issue 11): the runtime's join
+// barrier is the region's implicit barrier, and the master computes each
+// thread's wait there at the join from the arrivals (Parallel_end).
+TEST_CASE("the join barrier: a thread waits from its arrival to the last one's, less tasks run meanwhile", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 300);
+    const auto& task = region("task", 302);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kKey = 31;
+    master.fork(par, 1000, kKey, 2);
+    master.parallel_begin(par, 1010, {kKey, 1});
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(par, 1020, {kKey, 1});
+        w.parallel_end(par, 1050);  // arrives first, then runs a task in the join barrier
+        w.task_begin(task, w.new_task_handle(), 1060);
+        w.task_end(task, 1100);
+    });
+    worker.join();
+    master.parallel_end(par, 1200);  // the last arrival
+    master.join(par, 1210);
+
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(node != nullptr);
+    const auto* barrier = find_child(p, node->id, NodeKind::ImplicitBarrier, par.info.id);
+    REQUIRE(barrier != nullptr);
+    REQUIRE(barrier->threads.size() == 2);
+    CHECK(thread_of(*barrier, 0)->visits == 1);
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(0));
+    CHECK(thread_of(*barrier, 1)->visits == 1);
+    CHECK(thread_of(*barrier, 1)->inclusive_s == Approx(110 * kNs));  // 1050 -> 1200, less the 40 ns task
+    const auto& worker_part = *thread_of(*node, 1);
+    CHECK(worker_part.visits == 1);
+    CHECK(worker_part.inclusive_s == Approx(160 * kNs));  // from the fork, its work and its wait
+    CHECK(worker_part.body_s == Approx(140 * kNs));
+    CHECK(worker_part.shutdown_s == Approx(10 * kNs));  // the last arrival -> the join
+    CHECK(thread_of(*node, 0)->shutdown_s == Approx(10 * kNs));
+    CHECK(thread_of(*node, 0)->body_s == Approx(190 * kNs));
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+// Work a worker does in the join barrier outside any task it was told of
+// (a C taskloop's tasks are not measured individually) lands below its root;
+// the root's time covers its part of the region too (both are root-level).
+TEST_CASE("the join barrier: a worker's root covers its region part and its untasked work there", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 320);
+    const auto& atomic = region("atomic", 322);
+    core::ThreadState& master = m.this_thread();
+    constexpr std::uint64_t kKey = 51;
+    master.fork(par, 1000, kKey, 2);
+    master.parallel_begin(par, 1010, {kKey, 1});
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        w.parallel_begin(par, 1020, {kKey, 1});
+        w.parallel_end(par, 1050);
+        w.enter(atomic, 1060);
+        w.exit(atomic, 1070);
+    });
+    worker.join();
+    master.parallel_end(par, 1200);
+    master.join(par, 1210);
+
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(node != nullptr);
+    const auto* untasked = find_child(p, 0, NodeKind::Region, atomic.info.id);
+    REQUIRE(untasked != nullptr);
+    const auto* root = thread_of(p.nodes[0], 1);
+    REQUIRE(root != nullptr);
+    CHECK(root->inclusive_s == Approx(thread_of(*node, 1)->inclusive_s + thread_of(*untasked, 1)->inclusive_s));
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+TEST_CASE("the join barrier: a barrier the instrumented code measured is not measured twice", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 310);
+    core::ThreadState& t = m.this_thread();
+    t.fork(par, 1000, 41, 1);
+    t.parallel_begin(par, 1010, {41, 1});
+    t.enter(par, 1100, NodeKind::ImplicitBarrier);  // OPARI2's explicit barrier
+    t.exit(par, 1150, NodeKind::ImplicitBarrier);
+    t.parallel_end(par, 1160);
+    t.join(par, 1170);
+    const auto p = m.build_profile();
+    const auto* node = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(node != nullptr);
+    const auto* barrier = find_child(p, node->id, NodeKind::ImplicitBarrier, par.info.id);
+    REQUIRE(barrier != nullptr);
+    CHECK(thread_of(*barrier, 0)->visits == 1);
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(50 * kNs));
+    CHECK(thread_of(*node, 0)->shutdown_s == Approx(10 * kNs));
 }
 
 TEST_CASE("control flow: predecessors are the parent or the sibling exited just before", "[core]") {

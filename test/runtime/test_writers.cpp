@@ -62,7 +62,7 @@ model::Profile small_profile() {
     cn.predecessors.push_back({1, 0, 4});
     p.nodes = {root, pn, cn};
     p.warnings.push_back({"R00002 CRITICAL demo.c (12-14): end event without a matching begin; ignored", 2, 3});
-    p.tasks.push_back({7, 3, 0.1, 0.05, 0.2, 0.01, 2});
+    p.tasks.push_back({7, 3, 0.1, 0.05, 0.2, 0.01, 2, 1});
     return p;
 }
 
@@ -86,6 +86,7 @@ TEST_CASE("JSON profile carries the contract's keys and every model field", "[wr
     CHECK(json["nodes"][2]["predecessors"][0]["count"] == 4);
     CHECK(json["nodes"][1]["threads"][1]["startup_s"] == 0.02);
     CHECK(json["tasks"][0]["max_concurrent_per_thread"] == 2);
+    CHECK(json["tasks"][0]["included"] == 1);
     CHECK(json["warnings"][0]["occurrences"] == 3);
     CHECK(json["overheads"]["program"].contains("synchronization_s"));
     CHECK(json["properties"].is_array());

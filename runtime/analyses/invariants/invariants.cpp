@@ -92,12 +92,18 @@ private:
             }
             return;
         }
+        // Folded nodes (recursion_depth > 0) nest in each other: what they
+        // add to their parent is their exclusive time, and their own
+        // inclusive time counts only their outermost visits.
         std::map<std::uint32_t, double> children_s;
         for (std::uint32_t child_id : index_.children(node)) {
             const Node* child = index_.node(child_id);
             if (child->kind == NodeKind::TaskRoot) continue;
-            for (const ThreadMetrics& m : child->threads) children_s[m.thread] += m.inclusive_s;
+            for (const ThreadMetrics& m : child->threads) {
+                children_s[m.thread] += child->recursion_depth > 0 ? m.exclusive_s : m.inclusive_s;
+            }
         }
+        if (node.recursion_depth > 0) return;
         for (const ThreadMetrics& m : node.threads) {
             const double children = children_s[m.thread];
             if (exceeds(children, m.inclusive_s)) {
@@ -123,8 +129,9 @@ private:
         if (parent == nullptr || parent->kind != NodeKind::Region || parent->region != node.region) return;
         const auto kind = index_.region_kind(node);
         if (!kind || *kind == model::RegionKind::UserRegion || *kind == model::RegionKind::Master ||
-            *kind == model::RegionKind::Masked || *kind == model::RegionKind::Lock) {
-            return;  // may nest in themselves (recursive functions)
+            *kind == model::RegionKind::Masked || *kind == model::RegionKind::Lock ||
+            *kind == model::RegionKind::Task) {
+            return;  // may nest in themselves (recursive functions; a task run inside its creation)
         }
         if (is_parallel(*kind)) {
             const bool forked = std::any_of(node.threads.begin(), node.threads.end(), [](const ThreadMetrics& m) {

@@ -20,12 +20,12 @@ int main(void) {
   return 0;
 }
 // STDOUT: 63 2016 63
-// T1: Parallel_fork parallelfor@5; Parallel_begin parallelfor; For_enter parallelfor; Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
-// T1: Parallel_fork parallelforsimd@7; Parallel_begin parallelforsimd; For_enter parallelforsimd; Implicit_barrier_enter parallelforsimd; Implicit_barrier_exit parallelforsimd; For_exit parallelforsimd; Parallel_end parallelforsimd; Parallel_join parallelforsimd;
+// T1: Parallel_fork parallelfor@5; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
+// T1: Parallel_fork parallelforsimd@7; Parallel_begin parallelforsimd; For_enter parallelforsimd; For_exit parallelforsimd; Parallel_end parallelforsimd; Parallel_join parallelforsimd;
 // T1: For_enter forsimd@9; Implicit_barrier_enter forsimd; Implicit_barrier_exit forsimd; For_exit forsimd;
 // T1: Parallel_fork parallel@11; Parallel_begin parallel@11; For_enter loop@11; For_exit loop@11; Parallel_end parallel@11; Parallel_join parallel@11;
-// T1: Parallel_fork parallel@13; Parallel_begin parallel; For_enter loop@15; For_exit loop; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
-// T2.1: Parallel_begin parallelfor; For_enter parallelfor; Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor;
-// T2.1: Parallel_begin parallelforsimd; For_enter parallelforsimd; Implicit_barrier_enter parallelforsimd; Implicit_barrier_exit parallelforsimd; For_exit parallelforsimd; Parallel_end parallelforsimd;
+// T1: Parallel_fork parallel@13; Parallel_begin parallel; For_enter loop@15; For_exit loop; Parallel_end parallel; Parallel_join parallel
+// T2.1: Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor;
+// T2.1: Parallel_begin parallelforsimd; For_enter parallelforsimd; For_exit parallelforsimd; Parallel_end parallelforsimd;
 // T2.1: Parallel_begin parallel@11; For_enter loop@11; For_exit loop@11; Parallel_end parallel@11;
-// T2.1: Parallel_begin parallel; For_enter loop@15; For_exit loop; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel
+// T2.1: Parallel_begin parallel; For_enter loop@15; For_exit loop; Parallel_end parallel

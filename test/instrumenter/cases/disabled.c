@@ -18,4 +18,4 @@ int main(void) {
 }
 // REWRITE-ARGS: --disable=sync
 // STDOUT: 1
-// T1: Parallel_fork parallel; Parallel_begin parallel; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_fork parallel; Parallel_begin parallel; Parallel_end parallel; Parallel_join parallel

@@ -15,7 +15,7 @@ int main(void) {
 // T1: Parallel_fork parallel@4; Parallel_begin parallel;
 // T1: For_enter for@6; Implicit_barrier_enter for@6; Implicit_barrier_exit for; For_exit for;
 // T1: For_enter for@8; For_exit for@8;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.1: Parallel_begin parallel; For_enter for@6; Implicit_barrier_enter for@6; Implicit_barrier_exit for; For_exit for;
 // T2.1: For_enter for@8; For_exit for@8;
-// T2.1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel
+// T2.1: Parallel_end parallel

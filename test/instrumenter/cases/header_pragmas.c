@@ -14,6 +14,6 @@ int main(void) {
 }
 // STDOUT: 1
 // T1: Parallel_fork parallel@9; Parallel_begin parallel@9; Atomic_enter atomic@11; Atomic_exit atomic@11;
-// T1: Implicit_barrier_enter parallel@9; Implicit_barrier_exit parallel@9; Parallel_end parallel@9; Parallel_join parallel@9;
+// T1: Parallel_end parallel@9; Parallel_join parallel@9;
 // T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@10; Atomic_exit atomic;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel

@@ -19,4 +19,4 @@ int main(void) {
 }
 // STDOUT: 1
 // T1: Parallel_fork parallel@6; Parallel_begin parallel@6; Atomic_enter atomic@11; Atomic_exit atomic@11;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel

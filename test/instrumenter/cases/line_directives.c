@@ -15,4 +15,4 @@ int unused_line_check(void) { int unused; return 0; }
 // EXPECT-COMPILER-WARNING: generated.y:110:\d+: warning: unused variable
 // STDOUT: 1 107
 // T1: Parallel_fork parallel@102; Parallel_begin parallel; Atomic_enter atomic@104; Atomic_exit atomic;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel

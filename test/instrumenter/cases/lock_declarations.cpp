@@ -28,5 +28,5 @@ int main() {
 }
 // STDOUT: ok
 // T1: Lock_init_site lock@11; Init_lock -; Parallel_fork parallel; Parallel_begin parallel; Set_lock -; Unset_lock -;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Destroy_lock -

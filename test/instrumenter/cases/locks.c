@@ -27,5 +27,5 @@ int main(void) {
 // STDOUT: 1 omp_set_lock
 // T1: Lock_init_site lock@9; Init_lock -; Lock_init_site lock@10; Init_nest_lock -; Parallel_fork parallel; Parallel_begin parallel;
 // T1: Set_lock -; Unset_lock -; Test_lock -; Unset_lock -; Set_nest_lock -; Unset_nest_lock -;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Destroy_lock -; Destroy_nest_lock -

@@ -28,6 +28,7 @@ int main(void) {
 // STDOUT: 4 1
 // T1: Lock_init_site lock@10; Init_lock -; Parallel_fork parallel@12; Parallel_begin parallel; For_enter for@14; For_exit for@14; Single_enter single@15; Single_begin single;
 // T1: Task_create_begin task@17; Task_begin task@17; Task_end task@17; Task_create_end task@17; Single_end single;
-// T1: Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel; Destroy_lock -
+// T1: Single_exit single;
+// T1: Parallel_end parallel; Parallel_join parallel; Destroy_lock -
+// JOIN-BARRIER: single@15
 // TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end

@@ -17,11 +17,11 @@ int main(void) {
 }
 // STDOUT: 1 1 2
 // T1: Parallel_fork parallel@4; Parallel_begin parallel; Master_begin master@6; Master_end master; Masked_begin masked@8; Masked_end masked;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallelmaster@11; Parallel_begin parallelmaster; Masked_begin parallelmaster; Masked_end parallelmaster;
-// T1: Implicit_barrier_enter parallelmaster; Implicit_barrier_exit parallelmaster; Parallel_end parallelmaster; Parallel_join parallelmaster;
+// T1: Parallel_end parallelmaster; Parallel_join parallelmaster;
 // T1: Parallel_fork parallelmasked@13; Parallel_begin parallelmasked; Masked_begin parallelmasked; Masked_end parallelmasked;
-// T1: Implicit_barrier_enter parallelmasked; Implicit_barrier_exit parallelmasked; Parallel_end parallelmasked; Parallel_join parallelmasked
-// T2.1: Parallel_begin parallel; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel;
-// T2.1: Parallel_begin parallelmaster; Implicit_barrier_enter parallelmaster; Implicit_barrier_exit parallelmaster; Parallel_end parallelmaster;
-// T2.1: Parallel_begin parallelmasked; Implicit_barrier_enter parallelmasked; Implicit_barrier_exit parallelmasked; Parallel_end parallelmasked
+// T1: Parallel_end parallelmasked; Parallel_join parallelmasked
+// T2.1: Parallel_begin parallel; Parallel_end parallel;
+// T2.1: Parallel_begin parallelmaster; Parallel_end parallelmaster;
+// T2.1: Parallel_begin parallelmasked; Parallel_end parallelmasked

@@ -21,5 +21,5 @@ int main(void) {
 // STDOUT: 1 1
 // T1: Atomic_enter atomic@9; Atomic_exit atomic;
 // T1: Parallel_fork parallel@12; Parallel_begin parallel; Atomic_enter atomic@16; Atomic_exit atomic;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel
 // TEXTUAL-DIFFERS: only Clang knows which variant it chose

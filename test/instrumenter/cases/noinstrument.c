@@ -22,4 +22,4 @@ int main(void) {
 // T1: Parallel_fork parallel@5; Parallel_begin parallel@5; Parallel_end parallel@5; Parallel_join parallel@5;
 // T1: Parallel_fork parallelfor@10; Parallel_begin parallelfor@10; Parallel_end parallelfor@10; Parallel_join parallelfor@10;
 // T1: Parallel_fork parallel@13; Parallel_begin parallel@13; Atomic_enter atomic@15; Atomic_exit atomic@15;
-// T1: Implicit_barrier_enter parallel@13; Implicit_barrier_exit parallel@13; Parallel_end parallel@13; Parallel_join parallel@13
+// T1: Parallel_end parallel@13; Parallel_join parallel@13

@@ -25,7 +25,7 @@ int main(void) {
 // T1: Ordered_enter ordered; Ordered_begin ordered; Ordered_end ordered; Ordered_exit ordered;
 // T1: Ordered_enter ordered; Ordered_begin ordered; Ordered_end ordered; Ordered_exit ordered;
 // T1: Ordered_enter ordered; Ordered_begin ordered; Ordered_end ordered; Ordered_exit ordered;
-// T1: Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
+// T1: For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
 // T1: Parallel_fork parallelfor@13; Parallel_begin parallelfor; For_enter parallelfor@13;
 // T1: Ordered_enter ordereddepend@15; Ordered_exit ordereddepend; Ordered_enter ordereddepend@17; Ordered_exit ordereddepend@17;
 // T1: Ordered_enter ordereddepend@15; Ordered_exit ordereddepend; Ordered_enter ordereddepend@17; Ordered_exit ordereddepend@17;
@@ -34,6 +34,6 @@ int main(void) {
 // T1: Ordered_enter ordereddepend@15; Ordered_exit ordereddepend; Ordered_enter ordereddepend@17; Ordered_exit ordereddepend@17;
 // T1: Ordered_enter ordereddepend@15; Ordered_exit ordereddepend; Ordered_enter ordereddepend@17; Ordered_exit ordereddepend@17;
 // T1: Ordered_enter ordereddepend@15; Ordered_exit ordereddepend; Ordered_enter ordereddepend@17; Ordered_exit ordereddepend@17;
-// T1: Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor
+// T1: For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor
 // T2.COUNT: Ordered_begin ordered = 4
 // T2.COUNT: Ordered_enter ordereddepend@15 = 7

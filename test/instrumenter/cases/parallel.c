@@ -11,8 +11,8 @@ int main(void) {
 }
 // STDOUT: 1
 // T1: Parallel_fork parallel@4; Parallel_begin parallel@4; Atomic_enter atomic@6; Atomic_exit atomic;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.0: Parallel_fork parallel; Parallel_begin parallel; Atomic_enter atomic; Atomic_exit atomic;
-// T2.0: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T2.0: Parallel_end parallel; Parallel_join parallel
 // T2.1: Parallel_begin parallel; Atomic_enter atomic; Atomic_exit atomic;
-// T2.1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel
+// T2.1: Parallel_end parallel

@@ -22,9 +22,10 @@ int main(void) {
 }
 // STDOUT: 1 31
 // T1: Parallel_fork parallel@8; Parallel_begin parallel@8; Atomic_enter atomic@10; Atomic_exit atomic@10;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallelfor@12; Parallel_begin parallelfor; For_enter parallelfor; Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
-// T1: Parallel_fork parallelfor@13; Parallel_begin parallelfor; For_enter parallelfor; Implicit_barrier_enter parallelfor; Implicit_barrier_exit parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
-// T1: Parallel_fork parallel@15; Parallel_begin parallel@15; For_enter for@17; Implicit_barrier_enter for@17; Implicit_barrier_exit for@17; For_exit for@17;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallelfor@12; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
+// T1: Parallel_fork parallelfor@13; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
+// T1: Parallel_fork parallel@15; Parallel_begin parallel@15; For_enter for@17; For_exit for@17;
+// T1: Parallel_end parallel; Parallel_join parallel
+// JOIN-BARRIER: for@17
 // TEXTUAL-DIFFERS: pragmas from macros are not expanded by the textual front end

@@ -26,11 +26,12 @@ int main(void) {
 // STDOUT: 2 3
 // T1: Parallel_fork parallelsections@4; Parallel_begin parallelsections; Sections_enter parallelsections;
 // T1: Section_begin section@6; Section_end section; Section_begin section@7; Section_end section;
-// T1: Implicit_barrier_enter parallelsections; Implicit_barrier_exit parallelsections; Sections_exit parallelsections;
+// T1: Sections_exit parallelsections;
 // T1: Parallel_end parallelsections; Parallel_join parallelsections;
 // T1: Parallel_fork parallel@10; Parallel_begin parallel; Sections_enter sections@12;
 // T1: Section_begin section@14; Atomic_enter atomic@16; Atomic_exit atomic; Section_end section; Section_begin section@19; Section_end section;
-// T1: Implicit_barrier_enter sections; Implicit_barrier_exit sections; Sections_exit sections;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Sections_exit sections;
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Section_begin section = 4
 // T2.COUNT: Sections_enter sections = 2
+// JOIN-BARRIER: sections@12

@@ -29,7 +29,7 @@ int main() {
   return 0;
 }
 // STDOUT: 1
-// T1: Parallel_fork parallel@4; Parallel_begin parallel; Atomic_enter atomic@6; Atomic_exit atomic; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@12; Atomic_exit atomic; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@18; Parallel_begin parallel; Atomic_enter atomic@23; Atomic_exit atomic; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@26; Parallel_begin parallel; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_fork parallel@4; Parallel_begin parallel; Atomic_enter atomic@6; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@12; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@18; Parallel_begin parallel; Atomic_enter atomic@23; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@26; Parallel_begin parallel; Parallel_end parallel; Parallel_join parallel

@@ -27,6 +27,6 @@ int main(void) {
 // T1: Atomic_enter atomic@10; Atomic_exit atomic@10; Atomic_enter atomic@12; Atomic_exit atomic@12;
 // T1: Atomic_enter atomic@14; Atomic_exit atomic@14;
 // T1: Flush_enter flush@16; Flush_exit flush@16; Barrier_enter barrier@17; Barrier_exit barrier@17; Flush_enter flush@18; Flush_exit flush@18;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Critical_begin critical@8 = 2
 // T2.COUNT: Barrier_exit barrier = 2

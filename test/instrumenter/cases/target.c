@@ -14,4 +14,4 @@ int main(void) {
 }
 // EXPECT-WARNING: note: 'target' left as is
 // STDOUT: 1
-// T1: Parallel_fork parallel@9; Parallel_begin parallel; Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_fork parallel@9; Parallel_begin parallel; Parallel_end parallel; Parallel_join parallel

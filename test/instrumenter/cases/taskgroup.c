@@ -22,7 +22,8 @@ int main(void) {
 // T1: Taskgroup_enter taskgroup@7; Taskgroup_begin taskgroup; Task_create_begin task@9;
 // T1: Task_begin task; Atomic_enter atomic; Atomic_exit atomic; Task_end task; Task_create_end task;
 // T1: Taskyield_begin taskyield@14; Taskyield_end taskyield; Taskgroup_end taskgroup; Taskgroup_exit taskgroup;
-// T1: Single_end single; Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Single_end single; Single_exit single;
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Taskgroup_exit taskgroup = 1
 // T2.COUNT: Task_end task = 1
+// JOIN-BARRIER: single@5

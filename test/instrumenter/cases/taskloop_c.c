@@ -12,6 +12,7 @@ int main(void) {
 // STDOUT: 28
 // T1: Parallel_fork parallel; Parallel_begin parallel; Single_enter single; Single_begin single;
 // T1: Taskloop_enter taskloop@6; Taskloop_exit taskloop@6;
-// T1: Single_end single; Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Single_end single; Single_exit single;
+// T1: Parallel_end parallel; Parallel_join parallel
 // C-ONLY
+// JOIN-BARRIER: single@5

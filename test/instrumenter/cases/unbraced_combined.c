@@ -66,7 +66,7 @@ int main(void) {
 }
 // STDOUT: 16 247 31 0 1 202 45 9
 // T2.COUNT: Task_end task@14 = 4
-// T2.COUNT: Implicit_barrier_exit parallelfor@11 = 2
+// T2.COUNT: Implicit_barrier_exit parallelfor@11 = 0
 // T2.COUNT: Parallel_join parallelfor@11 = 1
 // T2.COUNT: Ordered_exit ordered@19 = 8
 // T2.COUNT: Task_end task@23 = 1

@@ -32,6 +32,7 @@ int main(void) {
 // T1.COUNT: Critical_end critical@23 = 10
 // T2.COUNT: For_exit for@8 = 2
 // T2.COUNT: For_exit for@12 = 2
-// T2.COUNT: Implicit_barrier_exit for@12 = 2
+// T2.COUNT: Implicit_barrier_exit for@12 = 0
 // T2.COUNT: Critical_enter critical = 115
 // T2.COUNT: Parallel_end parallelfor@21 = 2
+// JOIN-BARRIER: for@12

@@ -33,20 +33,22 @@ int main(void) {
 // STDOUT: 1 4 11
 // T1: Parallel_fork parallel@8; Parallel_begin parallel; Single_enter single@9; Single_begin single;
 // T1: Task_create_begin task@10; Task_begin task@10; Task_end task@10; Task_create_end task@10;
-// T1: Single_end single; Implicit_barrier_enter single; Implicit_barrier_exit single; Single_exit single;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
+// T1: Single_end single; Single_exit single;
+// T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@12; Parallel_begin parallel; Master_begin master@13; Taskgroup_enter taskgroup@14; Taskgroup_begin taskgroup;
 // T1: Task_create_begin task@15; Task_begin task@15;
 // T1: Atomic_enter atomic@17; Atomic_exit atomic; Atomic_enter atomic@17; Atomic_exit atomic;
 // T1: Atomic_enter atomic@17; Atomic_exit atomic; Atomic_enter atomic@17; Atomic_exit atomic;
 // T1: Task_end task@15; Task_create_end task@15; Taskgroup_end taskgroup; Taskgroup_exit taskgroup; Master_end master;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@19; Parallel_begin parallel; Sections_enter sections@20;
 // T1: Section_begin section@22; Task_create_begin task@23; Task_begin task@23; Atomic_enter atomic@24; Atomic_exit atomic;
 // T1: Task_end task@23; Task_create_end task@23; Section_end section;
 // T1: Section_begin section@26; Atomic_enter atomic@27; Atomic_exit atomic; Section_end section;
-// T1: Implicit_barrier_enter sections; Implicit_barrier_exit sections; Sections_exit sections;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Sections_exit sections;
+// T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Task_end task = 3
 // T2.COUNT: Section_end section = 2
 // T2.COUNT: Single_exit single@9 = 2
+// JOIN-BARRIER: sections@20
+// JOIN-BARRIER: single@9

@@ -10,4 +10,4 @@ int main(void) {
 // EXPECT-WARNING: unsupported.c:5: warning: not instrumented: 'master taskloop' is not supported
 // STDOUT: 28
 // T1: Parallel_fork parallel; Parallel_begin parallel;
-// T1: Implicit_barrier_enter parallel; Implicit_barrier_exit parallel; Parallel_end parallel; Parallel_join parallel
+// T1: Parallel_end parallel; Parallel_join parallel
