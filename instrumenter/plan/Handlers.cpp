@@ -89,14 +89,70 @@ bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
   return true;
 }
 
+/// Whether the frame of parallel region P may hold a variable that a task
+/// created in worksharing construct D still uses after D: a private copy made
+/// by P's clauses, or a declaration in P's block before D (any statement
+/// ending in `;` outside brackets; comments, literals, directive lines and
+/// the constructs of D's siblings aside).  GCC keeps the implicit barrier then
+/// (omp-expand's remove_exit_barrier looks for addressable locals): the join
+/// barrier comes after the frame is gone.
+bool regionFrameMayHoldVariables(const Directive &P, const Directive &D, const Context &Ctx) {
+  for (const Clause &Cl : P.Clauses)
+    if (Cl.Kind == OMPC_private || Cl.Kind == OMPC_firstprivate || Cl.Kind == OMPC_reduction ||
+        Cl.Kind == OMPC_allocate)
+      return true;
+  if (P.Block->Begin >= D.Whole->Begin) // `parallel` directly followed by D
+    return false;
+  llvm::StringRef Text = Ctx.Unit.Text;
+  if (Text[P.Block->Begin] != '{') // D inside another statement: `if (c) {...}`
+    return true;
+  auto siblingConstructAt = [&](size_t At) -> const Directive * {
+    for (const Directive &S : Ctx.Unit.Directives)
+      if (S.Parent == D.Parent && S.Whole && S.Whole->Begin == At)
+        return &S;
+    return nullptr;
+  };
+  int Depth = 0;
+  bool LineStart = false;
+  for (size_t At = P.Block->Begin + 1; At < D.Whole->Begin; ++At) {
+    char Ch = Text[At];
+    llvm::StringRef Rest = Text.slice(At, D.Whole->Begin);
+    if (const Directive *S = siblingConstructAt(At)) {
+      At = S->Whole->End - 1;
+    } else if (Rest.startswith("//") || (LineStart && Ch == '#')) { // to the end of the line
+      while (At < D.Whole->Begin && (Text[At] != '\n' || Text[At - 1] == '\\'))
+        ++At;
+    } else if (Rest.startswith("/*")) {
+      size_t Close = Rest.find("*/");
+      At = Close == llvm::StringRef::npos ? D.Whole->Begin : At + Close + 1;
+    } else if (Ch == '"' || Ch == '\'') { // a literal: to its closing quote
+      for (++At; At < D.Whole->Begin && Text[At] != Ch; ++At)
+        At += Text[At] == '\\';
+    } else if (Ch == '(' || Ch == '{' || Ch == '[') {
+      ++Depth;
+    } else if (Ch == ')' || Ch == '}' || Ch == ']') {
+      --Depth;
+    } else if (Ch == ';' && Depth == 0) {
+      return true;
+    }
+    if (At < D.Whole->Begin && Text[At] == '\n')
+      LineStart = true;
+    else if (At < D.Whole->Begin && !llvm::isSpace(Text[At]))
+      LineStart = false;
+  }
+  return false;
+}
+
 /// Whether worksharing construct D is the last statement of the `parallel`
-/// region directly around it: only white space and comments lie between its
-/// end and the end of the region's structured block.
+/// region directly around it (only white space and comments lie between its
+/// end and the end of the region's structured block), and the region's frame
+/// holds nothing D's tasks could still use once the thread leaves the block.
 bool endsParallelRegion(const Directive &D, const Context &Ctx) {
   if (D.Parent < 0 || !D.Whole)
     return false;
   const Directive &P = Ctx.Unit.Directives[D.Parent];
-  if (P.Kind != Construct::Parallel || !P.Block || P.Block->End < D.Whole->End)
+  if (P.Kind != Construct::Parallel || !P.Block || P.Block->End < D.Whole->End ||
+      regionFrameMayHoldVariables(P, D, Ctx))
     return false;
   llvm::StringRef Rest =
       llvm::StringRef(Ctx.Unit.Text).slice(D.Whole->End, P.Block->End);
