@@ -634,7 +634,10 @@ def first_crash_line(text: str) -> str:
 # ------------------------------------------------------------------ known differences and report
 
 
-def load_known(path: Path) -> list[tuple[str, str, str]]:
+def load_known(path: Path, test_ids: set[str]) -> list[tuple[str, str, str]]:
+    """Entries of the known-differences file; one that names no test of the
+    testsuite (a c-c++-common test without @c/@c++ or a glob) is an error,
+    since it would silently accept nothing."""
     entries = []
     if not path.exists():
         return entries
@@ -645,6 +648,9 @@ def load_known(path: Path) -> list[tuple[str, str, str]]:
         parts = line.split(None, 2)
         if len(parts) < 3 or parts[1] not in ("gcc", "clang", "*"):
             fail(f"{path}:{number}: expected `TEST gcc|clang|* REASON`, got: {line}")
+        if not any(fnmatch.fnmatchcase(t, parts[0]) for t in test_ids):
+            fail(f"{path}:{number}: `{parts[0]}` names no run test of the testsuite "
+                 "(c-c++-common tests end in @c or @c++; globs allowed)")
         entries.append((parts[0], parts[1], parts[2]))
     return entries
 
@@ -858,7 +864,7 @@ def main(argv: list[str]) -> int:
             return 2
     out = Path(args.output).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    known = load_known(Path(args.known_differences))
+    known = load_known(Path(args.known_differences), {t.id for t in tests})
     runner = Runner(args, testsuite)
     results: list[Result] = []
     lock = threading.Lock()

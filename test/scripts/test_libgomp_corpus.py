@@ -94,12 +94,24 @@ def test_summary_excludes_plain_failures_from_the_denominator():
 def test_known_differences_match_globs_and_compiler(tmp_path):
     known = tmp_path / "known.txt"
     known.write_text("# comment\nlibgomp.c/lock-*.c gcc nest locks\n")
-    entries = corpus.load_known(known)
+    ids = {"libgomp.c/lock-3.c", "libgomp.c/x.c", "libgomp.c-c++-common/y.c@c"}
+    entries = corpus.load_known(known, ids)
     assert corpus.known_reason(entries, result("libgomp.c/lock-3.c", "gcc", "crash")) == "nest locks"
     assert corpus.known_reason(entries, result("libgomp.c/lock-3.c", "clang", "crash")) == ""
     known.write_text("libgomp.c/x.c icc reason\n")
     with pytest.raises(SystemExit):
-        corpus.load_known(known)
+        corpus.load_known(known, ids)
+
+
+def test_a_known_difference_that_names_no_test_is_an_error(tmp_path, capsys):
+    known = tmp_path / "known.txt"
+    ids = {"libgomp.c-c++-common/y.c@c", "libgomp.c-c++-common/y.c@c++"}
+    known.write_text("libgomp.c-c++-common/y.c@* clang flaky\n")
+    assert corpus.load_known(known, ids)[0][0] == "libgomp.c-c++-common/y.c@*"
+    known.write_text("libgomp.c-c++-common/y.c clang flaky\n")  # without @c/@c++ it matches nothing
+    with pytest.raises(SystemExit):
+        corpus.load_known(known, ids)
+    assert "known.txt:1: `libgomp.c-c++-common/y.c` names no run test" in capsys.readouterr().err
 
 
 def test_rerun_selects_only_earlier_failures(tmp_path):
