@@ -554,16 +554,24 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
     }
     // A thread's wait: from its arrival to the last arrival, less the tasks
     // it ran meanwhile.  Workers' nodes are written only here, by the master.
+    // The last arrival releases the workers, so a worker's part ends there:
+    // the rest up to the join is the master's shutdown.  Its wait is its
+    // exitBarT, or, when the region's barrier was measured before its end
+    // (OPARI2's explicit barrier), its shutdown; a thread's overheads thus
+    // never exceed its part of the region.
     const auto wait = [latest](Ticks arrival, Ticks tasks) { return elapsed(arrival + tasks, latest); };
     for (std::uint32_t i = 0; i < reported; ++i) {
         TeamMember& member = team->members[i];
         Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel);
         if (worker == nullptr) continue;
-        const Ticks waited = member.barrier != nullptr ? wait(member.end, member.tasks.load(std::memory_order_relaxed)) : 0;
+        const Ticks waited = wait(member.end, member.tasks.load(std::memory_order_relaxed));
         record(worker->metrics, member.visit + waited, member.outermost);
-        worker->metrics.body.add(waited);
-        if (member.barrier != nullptr) record_join_wait(*member.barrier, *worker, waited);
-        worker->metrics.shutdown.add(elapsed(member.barrier != nullptr ? latest : member.end, now));
+        if (member.barrier != nullptr) {
+            worker->metrics.body.add(waited);
+            record_join_wait(*member.barrier, *worker, waited);
+        } else {
+            worker->metrics.shutdown.add(waited);
+        }
     }
     team->reported.store(0, std::memory_order_relaxed);
     if (Node* barrier = std::exchange(team->master_barrier, nullptr)) {
