@@ -266,6 +266,21 @@ TEST_CASE("worker threads' trees hang under the fork point, nested teams too", "
     }
 }
 
+// One instance of parallel region `par` with a team of two: this thread
+// forks at 1000 and begins at `master_begin`; `worker_part` runs the
+// worker's events on a thread of its own, to their end, before this returns
+// the master, whose end and join the test writes.
+template <class WorkerPart>
+core::ThreadState& team_of_two(core::Measurement& m, const core::RegionRecord& par, std::uint64_t key,
+                               core::Ticks master_begin, WorkerPart worker_part) {
+    core::ThreadState& master = m.this_thread();
+    master.fork(par, 1000, key, 2);
+    master.parallel_begin(par, master_begin, {key, 1});
+    std::thread worker([&] { worker_part(m.this_thread()); });
+    worker.join();
+    return master;
+}
+
 // No barrier of ompp's at a region's end (issue 11): the runtime's join
 // barrier is the region's implicit barrier, and the master computes each
 // thread's wait there at the join from the arrivals (Parallel_end).
@@ -274,18 +289,13 @@ TEST_CASE("the join barrier: a thread waits from its arrival to the last one's, 
     core::Measurement m(clock.clock());
     const auto& par = region("parallel", 300);
     const auto& task = region("task", 302);
-    core::ThreadState& master = m.this_thread();
     constexpr std::uint64_t kKey = 31;
-    master.fork(par, 1000, kKey, 2);
-    master.parallel_begin(par, 1010, {kKey, 1});
-    std::thread worker([&] {
-        core::ThreadState& w = m.this_thread();
+    core::ThreadState& master = team_of_two(m, par, kKey, 1010, [&](core::ThreadState& w) {
         w.parallel_begin(par, 1020, {kKey, 1});
         w.parallel_end(par, 1050);  // arrives first, then runs a task in the join barrier
         w.task_begin(task, w.new_task_handle(), 1060);
         w.task_end(task, 1100);
     });
-    worker.join();
     master.parallel_end(par, 1200);  // the last arrival
     master.join(par, 1210);
 
@@ -319,16 +329,11 @@ TEST_CASE("the join barrier: a thread's overheads fit in its part when the maste
     test::ManualClock clock;
     core::Measurement m(clock.clock());
     const auto& par = region("parallel", 340);
-    core::ThreadState& master = m.this_thread();
     constexpr std::uint64_t kKey = 61;
-    master.fork(par, 1000, kKey, 2);
-    master.parallel_begin(par, 1005, {kKey, 1});
-    std::thread worker([&] {
-        core::ThreadState& w = m.this_thread();
+    core::ThreadState& master = team_of_two(m, par, kKey, 1005, [&](core::ThreadState& w) {
         w.parallel_begin(par, 1010, {kKey, 1});
         w.parallel_end(par, 1020);
     });
-    worker.join();
     master.parallel_end(par, 1030);  // the last arrival releases the worker
     master.join(par, clock.at(2000));
 
@@ -355,18 +360,13 @@ TEST_CASE("the join barrier: a worker's root covers its region part and its unta
     core::Measurement m(clock.clock());
     const auto& par = region("parallel", 320);
     const auto& atomic = region("atomic", 322);
-    core::ThreadState& master = m.this_thread();
     constexpr std::uint64_t kKey = 51;
-    master.fork(par, 1000, kKey, 2);
-    master.parallel_begin(par, 1010, {kKey, 1});
-    std::thread worker([&] {
-        core::ThreadState& w = m.this_thread();
+    core::ThreadState& master = team_of_two(m, par, kKey, 1010, [&](core::ThreadState& w) {
         w.parallel_begin(par, 1020, {kKey, 1});
         w.parallel_end(par, 1050);
         w.enter(atomic, 1060);
         w.exit(atomic, 1070);
     });
-    worker.join();
     master.parallel_end(par, 1200);
     master.join(par, 1210);
 
