@@ -31,7 +31,7 @@ from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parent        # benchmarks/
 REPO_DIR = SOURCE_DIR.parent
-KERNEL_PREFIXES = ("bots_", "npb_")
+KERNEL_PREFIXES = ("bots_", "npb_", "sync_")
 OPTIMISATION_FLAGS = "-O2 -DNDEBUG"
 GNU_TIME = "/usr/bin/time"  # Debian package "time"
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.MULTILINE)
@@ -52,6 +52,7 @@ TARGETS = [
     ("alignment", None, None, 1.0),
     ("sparselu", None, None, 1.0),
     ("strassen", None, None, 1.0),
+    ("pipeline", None, 2, 5.0),  # flush in a busy-wait pipeline (issue 11 item 4)
 ]
 NPB_TARGET = 2.0
 
