@@ -19,7 +19,7 @@ int main(void) {
   #pragma omp parallel
   #pragma omp sections
   {
-    if (z == 0)
+    if (x == 1)  /* not z: the other section may have added to it already */
       #pragma omp task shared(z) if(0)
       #pragma omp atomic
       z += 1;
