@@ -9,6 +9,7 @@
 #include "plan/ClausePlacement.h"
 #include "plan/Context.h"
 
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -89,13 +90,32 @@ bool splitOffImplicitBarrier(size_t I, const Directive &D, Context &Ctx) {
   return true;
 }
 
+struct RawToken {
+  tok::TokenKind Kind;
+  unsigned Offset;    ///< in the unit's text
+  bool AtLineStart;
+};
+
+/// The tokens of Text[Begin, End) as Clang's raw lexer sees them: comments
+/// and line continuations are white space, a literal is one token.
+std::vector<RawToken> rawTokens(llvm::StringRef Text, unsigned Begin, unsigned End, bool CPlusPlus) {
+  const std::string Slice = Text.slice(Begin, End).str(); // the lexer needs a NUL at the end
+  LangOptions Lang;
+  Lang.CPlusPlus = CPlusPlus;
+  Lexer Raw(SourceLocation(), Lang, Slice.data(), Slice.data(), Slice.data() + Slice.size());
+  std::vector<RawToken> Tokens;
+  for (Token T; Raw.LexFromRawLexer(T), T.isNot(tok::eof);) // the offset: just past the token, less its length
+    Tokens.push_back({T.getKind(), Begin + Raw.getCurrentBufferOffset() - T.getLength(), T.isAtStartOfLine()});
+  return Tokens;
+}
+
 /// Whether the frame of parallel region P may hold a variable that a task
 /// created in worksharing construct D still uses after D: a private copy made
 /// by P's clauses, or a declaration in P's block before D (any statement
-/// ending in `;` outside brackets; comments, literals, directive lines and
-/// the constructs of D's siblings aside).  GCC keeps the implicit barrier then
-/// (omp-expand's remove_exit_barrier looks for addressable locals): the join
-/// barrier comes after the frame is gone.
+/// ending in `;` outside brackets; directive lines and the constructs of D's
+/// siblings aside).  GCC keeps the implicit barrier then (omp-expand's
+/// remove_exit_barrier looks for addressable locals): the join barrier comes
+/// after the frame is gone.
 bool regionFrameMayHoldVariables(const Directive &P, const Directive &D, const Context &Ctx) {
   for (const Clause &Cl : P.Clauses)
     if (Cl.Kind == OMPC_private || Cl.Kind == OMPC_firstprivate || Cl.Kind == OMPC_reduction ||
@@ -103,42 +123,25 @@ bool regionFrameMayHoldVariables(const Directive &P, const Directive &D, const C
       return true;
   if (P.Block->Begin >= D.Whole->Begin) // `parallel` directly followed by D
     return false;
-  llvm::StringRef Text = Ctx.Unit.Text;
-  if (Text[P.Block->Begin] != '{') // D inside another statement: `if (c) {...}`
+  if (Ctx.Unit.Text[P.Block->Begin] != '{') // D inside another statement: `if (c) {...}`
     return true;
-  auto siblingConstructAt = [&](size_t At) -> const Directive * {
-    for (const Directive &S : Ctx.Unit.Directives)
-      if (S.Parent == D.Parent && S.Whole && S.Whole->Begin == At)
-        return &S;
-    return nullptr;
-  };
+  std::vector<model::Span> Siblings;
+  for (const Directive &S : Ctx.Unit.Directives)
+    if (S.Parent == D.Parent && S.Whole && S.Whole->Begin > P.Block->Begin && S.Whole->End <= D.Whole->Begin)
+      Siblings.push_back(*S.Whole);
   int Depth = 0;
-  bool LineStart = false;
-  for (size_t At = P.Block->Begin + 1; At < D.Whole->Begin; ++At) {
-    char Ch = Text[At];
-    llvm::StringRef Rest = Text.slice(At, D.Whole->Begin);
-    if (const Directive *S = siblingConstructAt(At)) {
-      At = S->Whole->End - 1;
-    } else if (Rest.startswith("//") || (LineStart && Ch == '#')) { // to the end of the line
-      while (At < D.Whole->Begin && (Text[At] != '\n' || Text[At - 1] == '\\'))
-        ++At;
-    } else if (Rest.startswith("/*")) {
-      size_t Close = Rest.find("*/");
-      At = Close == llvm::StringRef::npos ? D.Whole->Begin : At + Close + 1;
-    } else if (Ch == '"' || Ch == '\'') { // a literal: to its closing quote
-      for (++At; At < D.Whole->Begin && Text[At] != Ch; ++At)
-        At += Text[At] == '\\';
-    } else if (Ch == '(' || Ch == '{' || Ch == '[') {
+  bool InDirective = false;
+  for (const RawToken &T : rawTokens(Ctx.Unit.Text, P.Block->Begin + 1, D.Whole->Begin, Ctx.Unit.CPlusPlus)) {
+    if (T.AtLineStart)
+      InDirective = T.Kind == tok::hash;
+    if (InDirective || llvm::any_of(Siblings, [&](const model::Span &S) { return S.contains(T.Offset); }))
+      continue;
+    if (T.Kind == tok::l_paren || T.Kind == tok::l_brace || T.Kind == tok::l_square)
       ++Depth;
-    } else if (Ch == ')' || Ch == '}' || Ch == ']') {
+    else if (T.Kind == tok::r_paren || T.Kind == tok::r_brace || T.Kind == tok::r_square)
       --Depth;
-    } else if (Ch == ';' && Depth == 0) {
+    else if (T.Kind == tok::semi && Depth == 0)
       return true;
-    }
-    if (At < D.Whole->Begin && Text[At] == '\n')
-      LineStart = true;
-    else if (At < D.Whole->Begin && !llvm::isSpace(Text[At]))
-      LineStart = false;
   }
   return false;
 }
@@ -154,18 +157,8 @@ bool endsParallelRegion(const Directive &D, const Context &Ctx) {
   if (P.Kind != Construct::Parallel || !P.Block || P.Block->End < D.Whole->End ||
       regionFrameMayHoldVariables(P, D, Ctx))
     return false;
-  llvm::StringRef Rest =
-      llvm::StringRef(Ctx.Unit.Text).slice(D.Whole->End, P.Block->End);
-  while (true) {
-    Rest = Rest.ltrim();
-    if (Rest.startswith("//"))
-      Rest = Rest.drop_until([](char C) { return C == '\n'; });
-    else if (Rest.startswith("/*") && Rest.contains("*/"))
-      Rest = Rest.drop_front(Rest.find("*/") + 2);
-    else
-      break;
-  }
-  return Rest.empty() || Rest == "}";
+  std::vector<RawToken> Rest = rawTokens(Ctx.Unit.Text, D.Whole->End, P.Block->End, Ctx.Unit.CPlusPlus);
+  return Rest.empty() || (Rest.size() == 1 && Rest[0].Kind == tok::r_brace);
 }
 
 void planParallel(size_t I, const Directive &D, Context &Ctx) {
