@@ -314,11 +314,11 @@ private:
         }
         for (const model::Node& node : profile_.nodes) {
             if (node.kind != NodeKind::Region || !node.region) continue;
-            for (const auto& m : node.threads) creation_s[*node.region] += m.inclusive_s;
             // A task construct's creation node counts the instances run inside it.
-            if (!task_constructs.contains(*node.region)) continue;
+            const bool task_construct = task_constructs.contains(*node.region);
             for (const auto& m : node.threads) {
-                if (m.body_count > 0) tasks[*node.region].included += m.body_count;
+                creation_s[*node.region] += m.inclusive_s;
+                if (task_construct && m.body_count > 0) tasks[*node.region].included += m.body_count;
             }
         }
         for (const model::Node& node : profile_.nodes) {
