@@ -87,7 +87,7 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+[[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     if (task == ompp::core::kUntimedTask) return;
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
@@ -121,8 +121,8 @@ struct TaskClauses {
     bool final_clause;
 };
 
-void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
-                 const char* ctc, TaskClauses clauses) {
+[[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
+                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -358,24 +358,22 @@ OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_hand
 OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
-// A taskwait with nothing to wait for (ThreadState::count_trivial_taskwait)
+// A taskwait with nothing to wait for (ThreadState::begin_taskwait_untimed)
 // is counted without a clock.
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     Measurement* m = gate();
-    if (m != nullptr) [[likely]] {
-        const RegionRecord& region = region_of(h, ctc, K::Taskwait);
-        if (measured(region.info.kind)) {
-            if (const TaskHandle marker = m->this_thread().count_trivial_taskwait(region)) {
-                *old_task = marker;
-                return;
-            }
-        }
+    const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
+    if (region == nullptr || !measured(region->info.kind)) [[unlikely]] {
+        enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+        return;
     }
-    enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+    ThreadState& thread = m->this_thread();
+    *old_task = thread.begin_taskwait_untimed(*region);
+    if (!ompp::core::is_untimed(*old_task)) thread.enter(*region, m->now());
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     if (ompp::core::is_untimed(old_task)) {
-        if (Measurement* m = gate()) m->this_thread().end_trivial_taskwait(old_task);
+        if (Measurement* m = gate()) m->this_thread().end_taskwait_untimed(old_task);
         return;
     }
     exit_scheduling_point(h, old_task, K::Taskwait);
