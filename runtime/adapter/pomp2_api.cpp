@@ -87,8 +87,9 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
+static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
+
 [[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
-    if (task == ompp::core::kUntimedTask) return;
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -346,9 +347,6 @@ OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle ol
 }
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
-OMPP_API void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    if (task != ompp::core::kUntimedTask) task_end(h, K::Task);
-}
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
 OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,

@@ -46,8 +46,8 @@ inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
 // In an instrumented old-task variable, beside the current task's handle:
 // the construct was counted without a clock (ThreadState::begin_untimed_task,
 // begin_taskwait_untimed), so its end event has nothing to measure; and the
-// untimed task was final.  As a new-task handle: the task of such a
-// creation, whose begin and end events are no-ops.
+// untimed task was final.  As a new-task handle (POMP2_UNTIMED_TASK): the
+// task of such a creation, whose body makes no events.
 inline constexpr TaskHandle kUntimedBit = TaskHandle{1} << 62;
 inline constexpr TaskHandle kUntimedFinalBit = TaskHandle{1} << 60;
 inline constexpr TaskHandle kUntimedTask = kUntimedBit;
