@@ -16,7 +16,8 @@ class Region:
     last_line: int
 
     def label(self) -> str:
-        where = f"{self.file} ({self.first_line}-{self.last_line})"
+        # MPI functions have no source line (docs/mpi.md).
+        where = f"{self.file} ({self.first_line}-{self.last_line})" if self.first_line else self.file
         named = f" '{self.name}'" if self.name else ""
         return f"R{self.id:05d} {self.kind}{named} {where}"
 
@@ -39,6 +40,8 @@ class ThreadMetrics:
     shutdown_s: float = 0.0
     task_s: float = 0.0
     task_switches: int = 0
+    # MPI regions: bytes sent and received (docs/mpi.md).
+    bytes: int = 0
     # Parallel regions with sampled bodies (docs/analyses.md "Preemption").
     cpu_samples: int = 0
     cpu_sampled_s: float = 0.0
