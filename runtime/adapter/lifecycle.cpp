@@ -333,6 +333,7 @@ void finalise() {
 core::Measurement& restart_for_testing(core::Clock clock, config::Config config) {
     std::lock_guard lock(g_start_mutex);
     g_gate.store(nullptr);
+    g_mpi_size.store(0);
     begin_measuring(clock, std::move(config));
     g_switched_on.store(true);
     g_phase.store(Phase::Active);

@@ -23,10 +23,10 @@ struct ReportRequest {
     std::string application;  // OMPP_APPNAME or the program's name
     std::uint32_t threads = 1;
     std::string report_file;  // OMPP_REPORTFILE; empty: numbered names
+    std::string fallback_directory = "/tmp";
     // An MPI process's mpi_process_tag(): in every name, so that ranks
     // sharing OMPP_OUTDIR (or OMPP_REPORTFILE) never share a file.
-    std::string process_tag;
-    std::string fallback_directory = "/tmp";
+    std::string process_tag = {};
 };
 
 // "rank<R>-of-<N>", R zero-padded to the width of N-1 so that the files
