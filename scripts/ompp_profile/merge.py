@@ -13,6 +13,8 @@ ranks.  ``ranks_report`` is the text report of a merged profile.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
 from operator import add, itemgetter
 from pathlib import Path
 from typing import Iterable, Optional
@@ -23,6 +25,8 @@ from .reader import ProfileFormatError, read_json
 # ranks' time are not reported as a property.
 _MIN_SEVERITY_PCT = 1.0
 _MAX_PROPERTIES = 20
+# Fewer profiles than this per worker process are merged in this process.
+_FILES_PER_WORKER = 32
 # A merged node's thread t: the sums of these over the ranks' thread t
 # (visits and inclusive_s first).
 _SUMMED = ("visits", "inclusive_s", "exclusive_s", "body_s", "body_count", "enter_s", "exit_s", "startup_s",
@@ -78,6 +82,20 @@ class _MergedNode:
             sums[_N] = min(sums[_N], metrics.get("min_s", 0.0))
             sums[_N + 1] = max(sums[_N + 1], metrics.get("max_s", 0.0))
         return visits, inclusive
+
+    def absorb(self, other: "_MergedNode") -> None:
+        """Adds another partial merge's figures of this node."""
+        for thread, theirs in other.threads.items():
+            sums = self.threads.get(thread)
+            if sums is None:
+                self.threads[thread] = list(theirs)
+                continue
+            sums[:_N] = map(add, sums[:_N], theirs[:_N])
+            sums[_N] = min(sums[_N], theirs[_N])
+            sums[_N + 1] = max(sums[_N + 1], theirs[_N + 1])
+        if self.bytes is not None and other.bytes is not None:
+            for thread, moved in other.bytes.items():
+                self.bytes[thread] = self.bytes.get(thread, 0) + moved
 
     def to_json(self) -> dict:
         threads = []
@@ -178,6 +196,42 @@ class _Merge:
             "threads": data["threads"], "wall_time_s": data["wall_time_s"],
             "mpi_s": mpi_on_first_thread, "work_s": max(0.0, data["wall_time_s"] - mpi_on_first_thread)}
 
+    def absorb(self, other: "_Merge") -> None:
+        """Adds a partial merge of other profiles (another worker's)."""
+        for rank, info in other.ranks.items():
+            if rank in self.ranks:
+                raise ProfileFormatError(f"{info['file']}: a second profile of rank {rank} (the first: "
+                                         f"{self.ranks[rank]['file']}); merge the profiles of one run")
+            self.ranks[rank] = info
+        regions = {raw["id"]: self.merged_region(raw) for raw in other.regions}
+        nodes: dict[int, int] = {}
+        for node in other.nodes:  # parents before children
+            parent = nodes[node.parent] if node.parent is not None else None
+            region = regions[node.region] if node.region is not None else None
+            key = (parent, node.kind, region)
+            merged_id = self.node_ids.get(key)
+            if merged_id is None:
+                merged_id = self.node_ids[key] = len(self.nodes)
+                self.nodes.append(_MergedNode(merged_id, parent, node.kind, region, node.bytes is not None))
+            nodes[node.id] = merged_id
+            self.nodes[merged_id].absorb(node)
+        for mine, theirs in ((self.region_time, other.region_time), (self.region_work, other.region_work)):
+            for region, per_rank in theirs.items():
+                mine.setdefault(regions[region], {}).update(per_rank)
+        for mine, theirs in ((self.region_visits, other.region_visits), (self.region_bytes, other.region_bytes)):
+            for region, value in theirs.items():
+                mine[regions[region]] = mine.get(regions[region], 0) + value
+        for region, entry in other.overheads.items():
+            self._add_overheads(regions[region] if region is not None else None, entry)
+        self.sizes |= other.sizes
+        self.applications |= other.applications
+        self.source_roots |= other.source_roots
+        self.threads = max(self.threads, other.threads)
+        self.max_depth = max(self.max_depth, other.max_depth)
+        self.wall_time_s = max(self.wall_time_s, other.wall_time_s)
+        self.dates += other.dates
+        self.cpu = [mine + theirs for mine, theirs in zip(self.cpu, other.cpu)]
+
     def _add_overheads(self, region: Optional[int], entry: dict) -> None:
         summed = self.overheads.setdefault(region, {})
         for key, value in entry.items():
@@ -273,12 +327,28 @@ def _region_text(region: dict, root: str = "") -> str:
     return f"R{region['id']:05d} {region['kind']}{name} {where}"
 
 
-def merge_profiles(files: Iterable[Path], top: int = 5) -> dict:
-    """The merged profile of the rank profiles in `files`, read one at a time."""
+def _merge_part(numbered: list[tuple[int, Path]]) -> _Merge:
     merge = _Merge()
-    for position, path in enumerate(files):
+    for position, path in numbered:
         merge.add(read_json(path), str(path), position)
-    return merge.result(top)
+    return merge
+
+
+def merge_profiles(files: Iterable[Path], top: int = 5, workers: Optional[int] = None) -> dict:
+    """The merged profile of the rank profiles in `files`, each read once, one
+    at a time per worker process (parsing JSON is most of the work); the
+    workers' partial merges are combined in file order."""
+    numbered = list(enumerate(files))
+    workers = min(workers or os.cpu_count() or 1, max(1, len(numbered) // _FILES_PER_WORKER))
+    if workers == 1:
+        return _merge_part(numbered).result(top)
+    chunk = -(-len(numbered) // workers)
+    parts = [numbered[i:i + chunk] for i in range(0, len(numbered), chunk)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        merged, *rest = pool.map(_merge_part, parts)
+    for part in rest:
+        merged.absorb(part)
+    return merged.result(top)
 
 
 def ranks_report(merged: dict, top: int = 20) -> str:
