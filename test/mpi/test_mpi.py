@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "test" / "scripts"))
 
 from ompp_profile import read_profile  # noqa: E402
+from ompp_profile.breakdown import thread_breakdown  # noqa: E402
 from test_profile_contract import SCHEMA, violations  # noqa: E402
 
 RANKS, THREADS, SLOW_RANK = 4, 2, 1
@@ -106,6 +107,11 @@ class HybridRun(unittest.TestCase):
         (barrier,) = mpi_nodes["MPI_Barrier"]
         self.assertEqual(barrier.threads[0].visits, 3)
         self.assertGreater(inside.threads[0].inclusive_s, 0)
+        # ompp-view threads: the master's Allreduce is its MPI time in the region.
+        (record,) = thread_breakdown(profile)
+        master, worker = record["threads"]
+        self.assertAlmostEqual(master["mpi"], inside.threads[0].exclusive_s)
+        self.assertEqual(worker["mpi"], 0.0)
 
     def test_the_merged_profile_names_the_slow_rank(self):
         merged_path = self.work / "merged.json"
