@@ -32,7 +32,8 @@ _FILES_PER_WORKER = 32
 _SUMMED = ("visits", "inclusive_s", "exclusive_s", "body_s", "body_count", "enter_s", "exit_s", "startup_s",
            "shutdown_s", "task_s", "task_switches")
 _N = len(_SUMMED)
-_summed_values = itemgetter(*_SUMMED)
+_COLUMNS = (*_SUMMED, "min_s", "max_s")  # min_s and max_s: the extremes
+_columns = itemgetter(*_COLUMNS)
 
 
 def profile_files(arguments: Iterable[str]) -> list[Path]:
@@ -69,18 +70,20 @@ class _MergedNode:
                 self.bytes[metrics["thread"]] = self.bytes.get(metrics["thread"], 0) + metrics.get("bytes", 0)
         for metrics in threads:
             try:
-                values = _summed_values(metrics)
+                values = _columns(metrics)
             except KeyError:  # a profile without the optional columns
-                values = tuple(metrics.get(key, 0) for key in _SUMMED)
+                values = tuple(metrics.get(key, 0) for key in _COLUMNS)
             visits += values[0]
             inclusive += values[1]
             sums = self.threads.get(metrics["thread"])
             if sums is None:
-                self.threads[metrics["thread"]] = [*values, metrics.get("min_s", 0.0), metrics.get("max_s", 0.0)]
+                self.threads[metrics["thread"]] = list(values)
                 continue
-            sums[:_N] = map(add, sums[:_N], values)
-            sums[_N] = min(sums[_N], metrics.get("min_s", 0.0))
-            sums[_N + 1] = max(sums[_N + 1], metrics.get("max_s", 0.0))
+            sums[:_N] = map(add, sums[:_N], values[:_N])
+            if values[_N] < sums[_N]:
+                sums[_N] = values[_N]
+            if values[_N + 1] > sums[_N + 1]:
+                sums[_N + 1] = values[_N + 1]
         return visits, inclusive
 
     def absorb(self, other: "_MergedNode") -> None:
