@@ -46,7 +46,9 @@ std::mutex g_start_mutex;
 core::Measurement* g_measurement = nullptr;
 config::Config* g_config = nullptr;
 std::string* g_start_date = nullptr;
-// Set by MPI_Init's wrapper: {rank, size}; size 0 until then.
+// The launcher's word at start, and MPI_Init's ({rank, size}; size 0
+// until its wrapper reports).
+std::optional<config::LaunchedRank> g_launched;
 std::atomic<int> g_mpi_rank{0};
 std::atomic<int> g_mpi_size{0};
 
@@ -75,9 +77,9 @@ std::optional<model::MpiProcess> mpi_process() {
     if (const int size = g_mpi_size.load(); size > 0) {
         process.rank = g_mpi_rank.load();
         process.size = size;
-    } else if (const auto launched = config::launched_rank()) {
-        process.rank = launched->rank;
-        process.size = launched->size;
+    } else if (g_launched) {
+        process.rank = g_launched->rank;
+        process.size = g_launched->size;
     } else {
         return std::nullopt;
     }
@@ -231,6 +233,7 @@ void start() {
     for (const auto& line : diagnostics) std::fprintf(stderr, "%s\n", line.c_str());
     const bool use_tsc = config.text("OMPP_CLOCK") == "tsc";
     const bool handle_signals = config.flag("OMPP_HANDLE_SIGNALS");
+    g_launched = config::launched_rank();
     begin_measuring(core::Clock::calibrated(use_tsc), std::move(config));
     std::atexit(finalise_at_exit);
     if (handle_signals) install_signal_handlers();
