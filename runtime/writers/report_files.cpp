@@ -41,6 +41,18 @@ mode_t file_mode(const std::string& directory) {
     return shared ? 0600 : 0644;
 }
 
+constexpr int kTempAttempts = 100000;
+
+std::string host_name() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+    std::string host(name);
+    for (char& c : host) {
+        if (c == '/') c = '_';
+    }
+    return host;
+}
+
 // One file written completely under a temporary name of its own in the
 // target directory (created exclusively, links not followed), then put in
 // place by a rename: nobody ever sees it half-written, and a failure or a
@@ -55,12 +67,18 @@ public:
         if (!path_.empty()) ::unlink(path_.c_str());
     }
 
-    // 0 or errno.
+    // 0 or errno.  The name holds host and process; a name taken anyway
+    // (processes of one id on two hosts sharing a network file system,
+    // a stale file) is skipped, never opened.
     int write(const std::string& directory, const std::string& data) {
         static std::atomic<unsigned> counter{0};
-        path_ = fmt::format("{}/.ompp-{}-{}.tmp", directory, ::getpid(), counter.fetch_add(1));
-        const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                              file_mode(directory));
+        static const std::string host = host_name();
+        int fd = -1;
+        for (int attempt = 0; fd < 0 && attempt < kTempAttempts; ++attempt) {
+            path_ = fmt::format("{}/.ompp-{}-{}-{}.tmp", directory, host, ::getpid(), counter.fetch_add(1));
+            fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(directory));
+            if (fd < 0 && errno != EEXIST) break;
+        }
         if (fd < 0) {
             path_.clear();
             return errno;

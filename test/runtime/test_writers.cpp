@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "analyses/analyses_step.hpp"
 #include "model/names.hpp"
 #include "writers/json_writer.hpp"
@@ -399,4 +401,23 @@ TEST_CASE("report files: ranks given one OMPP_REPORTFILE each write their own fi
     CHECK(dir.entries() ==
           std::vector<std::string>{"run.rank0-of-2.json", "run.rank0-of-2.txt", "run.rank1-of-2.json", "run.rank1-of-2.txt"});
     CHECK(read_all(dir.path / "run.rank0-of-2.txt") == "rank 0");
+}
+
+TEST_CASE("report files: temporary names taken by another process (another host on NFS) are skipped",
+          "[writers][mpi]") {
+    ScratchDirectory dir("ompp-taken-temps");
+    char host[256] = {};
+    REQUIRE(::gethostname(host, sizeof host - 1) == 0);
+    // The next temporary names this process would use, with or without its host, taken.
+    for (int n = 0; n < 5000; ++n) {
+        std::ofstream(dir.path / fmt::format(".ompp-{}-{}-{}.tmp", host, ::getpid(), n)) << "other";
+        std::ofstream(dir.path / fmt::format(".ompp-{}-{}.tmp", ::getpid(), n)) << "other";
+    }
+    writers::ReportRequest request{dir.path.string(), "app", 2, "", "/nonexistent-fallback"};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages);
+    REQUIRE(paths);
+    CHECK(paths->text == (dir.path / "app.2-0.ompp.txt").string());
+    CHECK(read_all(paths->text) == "text");
+    CHECK(messages.empty());
 }
