@@ -99,6 +99,18 @@ class Profile:
     warnings: list[dict] = field(default_factory=list)
     # Names of the counters (OMPP_CTRn) in the order of the counter lists.
     counters: list[str] = field(default_factory=list)
+    # MPI (docs/mpi.md): a rank's {rank, size, host}; a merged profile's ranks.
+    mpi: Optional[dict] = None
+    ranks: Optional[dict] = None
+
+    def process_text(self) -> str:
+        """Which MPI process(es) the profile is of; "" for a program without MPI."""
+        if self.mpi:
+            return f"MPI rank {self.mpi['rank']} of {self.mpi['size']} on {self.mpi['host']}"
+        if self.ranks:
+            slowest = ", ".join(map(str, self.ranks["slowest"][:3]))
+            return f"{self.ranks['merged']} of {self.ranks['size']} MPI ranks merged (slowest: {slowest})"
+        return ""
 
     @property
     def roots(self) -> list[Node]:

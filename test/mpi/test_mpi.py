@@ -137,6 +137,14 @@ class HybridRun(unittest.TestCase):
         # The merged profile is a profile: the views read it.
         self.assertIn(imbalance[0]["text"], run([*VIEW, "ranks", str(merged_path)], self.work).stdout)
         self.assertIn("MPI_Allreduce", run([*VIEW, "tree", str(merged_path)], self.work).stdout)
+        run([*VIEW, "html", str(merged_path), "-o", str(self.work / "merged.html")], self.work)
+        self.assertIn(f"{RANKS} of {RANKS} MPI ranks merged (slowest: {SLOW_RANK}",
+                      (self.work / "merged.html").read_text())
+
+    def test_the_html_report_of_a_rank_names_it(self):
+        page = self.work / "rank.html"
+        run([*VIEW, "html", str(self.profile_of(SLOW_RANK)), "-o", str(page)], self.work)
+        self.assertIn(f"MPI rank {SLOW_RANK} of {RANKS} on ", page.read_text())
 
 
 @unittest.skipUnless(shutil.which("mpirun") and shutil.which("mpicxx"), "Open MPI (mpirun, mpicxx) not installed")

@@ -678,7 +678,7 @@
   }
   readHash();
   $("app").textContent = D.application;
-  $("summary").textContent = `${D.threads} threads, wall time ${fmt(D.wall_time_s)}, ${regions.size} regions, ${nodes.size} call-tree nodes` +
+  $("summary").textContent = (D.process ? `${D.process}, ` : "") + `${D.threads} threads, wall time ${fmt(D.wall_time_s)}, ${regions.size} regions, ${nodes.size} call-tree nodes` +
     ((D.invariant_violations || []).length ? ` \u2014 warning: ${D.invariant_violations.length} figure(s) do not add up` : "");
   $("libraries").textContent = D.libraries || "";
   setupTreeControls();
