@@ -413,7 +413,9 @@ TEST_CASE("report files: temporary names taken by another process (another host 
         std::ofstream(dir.path / fmt::format(".ompp-{}-{}-{}.tmp", host, ::getpid(), n)) << "other";
         std::ofstream(dir.path / fmt::format(".ompp-{}-{}.tmp", ::getpid(), n)) << "other";
     }
-    writers::ReportRequest request{dir.path.string(), "app", 2, "", "/nonexistent-fallback"};
+    // No fallback: a directory below a regular file cannot be made.
+    std::ofstream(dir.path / "not-a-directory") << "";
+    writers::ReportRequest request{dir.path.string(), "app", 2, "", (dir.path / "not-a-directory" / "x").string()};
     std::vector<std::string> messages;
     const auto paths = writers::write_reports(request, "text", "{}", messages);
     REQUIRE(paths);
