@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Per-rank profiles of one MPI run merged into one profile (docs/mpi.md).
 
-``merge_profiles`` reads the rank profiles one at a time (only one is ever
-parsed in memory) into a merged call tree whose thread t is the sum of every
-rank's thread t, and per region and rank one number (its thread-seconds):
-memory grows with the call tree and the number of ranks, never with the
-size of the profiles.  The result is an ordinary profile
+``merge_profiles`` reads the rank profiles one at a time in each worker
+process (only one is ever parsed in a process) into a merged call tree whose
+thread t is the sum of every rank's thread t, and per region and rank two
+numbers (its thread-seconds, and those outside MPI calls): memory grows with
+the call tree and the number of ranks, never with the size of the profiles.  The result is an ordinary profile
 (docs/profile-json.md), so every view reads it, plus a ``ranks`` object:
 the ranks, per region min / mean / max over ranks with the rank of the max,
 and the slowest ranks; its ``properties`` are the regions' imbalance across
@@ -255,7 +255,6 @@ class _Merge:
                 "visits": self.region_visits.get(region["id"], 0), "bytes": self.region_bytes.get(region["id"], 0)})
         region_stats.sort(key=lambda s: -s["max_s"])
         all_time = sum(self.ranks[r]["wall_time_s"] for r in ranks) or 1.0
-        by_id = {r["id"]: r for r in self.regions}
         properties = []
         root = next(iter(self.source_roots)) if len(self.source_roots) == 1 else ""
         for region in self.regions:
@@ -283,7 +282,8 @@ class _Merge:
             "source_root": root, "counters": [], "counter_errors": [],
             "regions": self.regions,
             "nodes": [node.to_json() for node in self.nodes],
-            "threads_info": [{"thread": rank, "team_level": 0, "parent_thread": rank} for rank in ranks],
+            "threads_info": [{"thread": thread, "team_level": 0 if thread == 0 else 1, "parent_thread": 0}
+                             for thread in sorted({t for node in self.nodes for t in node.threads})],
             "tasks": [],
             "overheads": {"program": {"total_s": 0.0, **program},
                           "regions": [{"region": region, **values} for region, values in self.overheads.items()
