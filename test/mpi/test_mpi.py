@@ -171,6 +171,14 @@ class BuildSystems(unittest.TestCase):
         mpirun(self.work / "hybrid", self.work / "out", self.work)
         self.assertIn("MPI_Allreduce", self.mpi_regions(self.work / "out"))
 
+    def test_a_program_without_mpi_gets_no_mpi_library(self):
+        (self.work / "plain.c").write_text("int main(void) {\n#pragma omp parallel\n  {}\n  return 0;\n}\n")
+        run([BINDIR / "ompp-cc", "--compiler=gcc", "-fopenmp", "plain.c", "-o", "plain"], self.work)
+        libraries = run(["ldd", "plain"], self.work).stdout
+        self.assertIn("libompp.so", libraries)
+        self.assertNotIn("libompp_mpi", libraries)
+        self.assertNotIn("libmpi", libraries)
+
     def test_make_with_ompp_cc(self):
         shutil.copy(HERE / "hybrid_ranks.c", self.work)
         (self.work / "Makefile").write_text(
