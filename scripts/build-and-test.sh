@@ -3,10 +3,11 @@
 # runtime, benchmarks' smoke runs) and the runtime's tests again under
 # AddressSanitizer+UBSan and ThreadSanitizer.  This is what CI runs; the
 # default preset also runs the libgomp corpus' CI sample (label corpus, which
-# fetches the gcc-12 source package from Debian if it is not cached yet).
+# fetches the gcc-12 source package from Debian if it is not cached yet) and
+# the MPI tests (label mpi: Open MPI is installed for them, docs/mpi.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+OMPP_WITH_MPI=1 scripts/install-deps.sh
 
 jobs=$(nproc)
 for preset in default asan tsan; do
@@ -14,7 +15,7 @@ for preset in default asan tsan; do
   corpus=()
   # The default preset's instrumenter is an assertion build here (no extra
   # build: the same objects, with assert/llvm_unreachable and LLVM's checks).
-  [ "${preset}" = default ] && corpus=(-DOMPP_CORPUS_TESTS=ON -DOMPP_ASSERTIONS=ON)
+  [ "${preset}" = default ] && corpus=(-DOMPP_CORPUS_TESTS=ON -DOMPP_ASSERTIONS=ON -DOMPP_WITH_MPI=ON)
   cmake --preset "${preset}" "${corpus[@]}" >/dev/null
   cmake --build --preset "${preset}" -j "${jobs}"
   ctest --preset "${preset}" -j "${jobs}"

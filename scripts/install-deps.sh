@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ompp builds, tests and benchmarks with, if any
 # is missing.  Safe to run repeatedly; needs root (or sudo) only to install.
+# OMPP_WITH_MPI=1 adds Open MPI, for libompp_mpi and the MPI tests
+# (docs/mpi.md); ompp itself never needs it.
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,7 @@ packages=(
   dpkg-dev gdb
   chromium
 )
+[ "${OMPP_WITH_MPI:-0}" = 1 ] && packages+=(openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${packages[@]}"; do

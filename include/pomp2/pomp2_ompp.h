@@ -99,6 +99,17 @@ void POMP2_USER_Begin_named(POMP2_Region_handle* pomp2_handle, const char* name,
                             int line);
 void POMP2_USER_End_named(const char* name, const char* file, int line);
 
+/* MPI calls, measured by libompp_mpi's PMPI wrappers (docs/mpi.md).  Each
+ * MPI function is one region of kind MPI, named by `function` ("MPI_Send"),
+ * entered and left by the calling thread where it calls, so a call inside a
+ * parallel region sits under it in that thread's call tree; the handle (one
+ * per wrapper) caches the region.  End adds the bytes the call moved.
+ * POMP2_MPI_Process gives MPI_COMM_WORLD's rank and size once MPI_Init has
+ * returned; they override what the launcher's environment said. */
+void POMP2_MPI_Begin(POMP2_Region_handle* pomp2_handle, const char* function);
+void POMP2_MPI_End(POMP2_Region_handle* pomp2_handle, unsigned long long bytes);
+void POMP2_MPI_Process(int rank, int size);
+
 /* Adds one snapshot, labelled, to the continuous profile (OMPP_SNAPSHOT_INTERVAL
  * takes them periodically). */
 void POMP2_USER_Snapshot(const char* label);

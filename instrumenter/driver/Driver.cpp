@@ -2,6 +2,7 @@
 
 #include "Driver.h"
 
+#include "MPICompiler.h"
 #include "RegionRegistration.h"
 #include "TempDirectory.h"
 
@@ -271,9 +272,25 @@ llvm::Error Driver::checkInputs(const CompilerCommand &Command) const {
   return llvm::Error::success();
 }
 
+const std::vector<std::string> &Driver::mpiParseFlags(const CompilerCommand &Command) {
+  if (!MPIFlags) {
+    MPIFlags.emplace();
+    if (isMPICompilerName(Command.compiler())) {
+      // Open MPI shows its compile flags; MPICH and Intel MPI the whole command.
+      auto Shown = captureOutput(Command, {"-showme:compile"}, /*Stderr=*/false);
+      if (!Shown)
+        Shown = captureOutput(Command, {"-show"}, /*Stderr=*/false);
+      if (Shown)
+        *MPIFlags = mpiParseFlagsFromShow(*Shown);
+    }
+  }
+  return *MPIFlags;
+}
+
 std::vector<std::string> Driver::parseFlags(const CompilerCommand &Command,
                                             const CompilerInput &Input) {
   std::vector<std::string> Flags = Command.clangParseFlags(Input);
+  llvm::append_range(Flags, mpiParseFlags(Command));
   const CompilerIdentity &Id = identity(Command);
   if (Id.isClang() || Id.OpenMPDate.empty())
     return Flags; // as the compiler parses it, -fopenmp-version=... included
@@ -468,27 +485,39 @@ llvm::Expected<std::vector<std::string>>
 Driver::runtimeLinkFlags(const CompilerCommand &Command) {
   if (Options.RuntimeLibrary == "none")
     return std::vector<std::string>{};
-  std::vector<std::string> Flags;
+  std::vector<std::string> Directories; // flags before the libraries
+  std::vector<std::string> Libraries;
   if (!Options.RuntimeLibrary.empty()) {
     if (!fs::exists(Options.RuntimeLibrary))
       return driverError(fmt::format("POMP2 library {} not found", Options.RuntimeLibrary));
-    Flags.push_back(Options.RuntimeLibrary);
+    Libraries.push_back(Options.RuntimeLibrary);
   } else {
     const InstallPrefix &Prefix = Options.Prefix;
     if (!fs::exists(Prefix.RuntimeLibrary))
       return driverError(fmt::format("the ompp runtime {} is missing (build target 'ompp', or "
                                      "pass --runtime-library=<POMP2 library>)",
                                      Prefix.RuntimeLibrary));
-    llvm::append_range(Flags, std::vector<std::string>{"-L" + Prefix.LibraryDir,
-                                                       "-Wl,-rpath," + Prefix.LibraryDir,
-                                                       "-lompp"});
+    Directories = {"-L" + Prefix.LibraryDir, "-Wl,-rpath," + Prefix.LibraryDir};
+    // MPI programs: the PMPI wrappers, before the MPI library that an MPI
+    // compiler wrapper appends (or that comes later on the line), so that
+    // the program's MPI calls reach them first.
+    if (buildsMPIProgram(Command)) {
+      if (fs::exists(Prefix.LibraryDir + "/libompp_mpi.so"))
+        Libraries.push_back("-lompp_mpi");
+      else
+        llvm::errs() << fmt::format("ompp-instrument: warning: an MPI program, but ompp was built without "
+                                    "MPI (no libompp_mpi.so in {}): its MPI calls are not measured\n",
+                                    Prefix.LibraryDir);
+    }
+    Libraries.push_back("-lompp");
   }
   // Linkers that default to --as-needed (GCC's on Debian and Ubuntu) would
   // drop libompp from a program with no instrumented construct (then no
   // profile is written), and the OpenMP runtime from a program whose only
   // OpenMP calls are lock calls (renamed to libompp's POMP2_* wrappers).
-  assert(!Flags.empty() && "the POMP2 library is the last flag");
-  Flags.insert(Flags.end() - 1, "-Wl,--push-state,--no-as-needed");
+  std::vector<std::string> Flags = std::move(Directories);
+  Flags.push_back("-Wl,--push-state,--no-as-needed");
+  llvm::append_range(Flags, Libraries);
   if (auto OpenMP = openMPRuntime(Command))
     Flags.push_back("-l" + OpenMP->Name);
   Flags.push_back("-Wl,--pop-state");

@@ -95,8 +95,11 @@ private:
   std::optional<OpenMPRuntime> openMPRuntime(const CompilerCommand &Command);
   /// --verbose: which compiler and which OpenMP runtime are used.
   void describeCompiler(const CompilerCommand &Command);
-  /// The flags Clang parses \p Input with: the compile flags, and for
-  /// another compiler its _OPENMP.
+  /// An MPI wrapper's include flags for Clang's parse (probed once, see
+  /// MPICompiler.h); empty for any other compiler.
+  const std::vector<std::string> &mpiParseFlags(const CompilerCommand &Command);
+  /// The flags Clang parses \p Input with: the compile flags, an MPI
+  /// wrapper's include directories, and for another compiler its _OPENMP.
   std::vector<std::string> parseFlags(const CompilerCommand &Command, const CompilerInput &Input);
   llvm::Expected<instrument::RewriteResult> rewrite(const CompilerCommand &Command,
                                                     const CompilerInput &Input);
@@ -139,6 +142,7 @@ private:
   RewriteFunction Rewrite;
   std::string CompilerPath; ///< resolved on first use
   std::optional<CompilerIdentity> Identity; ///< probed on first use
+  std::optional<std::vector<std::string>> MPIFlags; ///< probed on first use
 };
 
 /// Prints "ompp-instrument: error: <Message>" to stderr.

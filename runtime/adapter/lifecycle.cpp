@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "analyses/analyses_step.hpp"
+#include "config/launcher.hpp"
 #include "analyses/control_flow/control_flow.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
@@ -45,6 +46,11 @@ std::mutex g_start_mutex;
 core::Measurement* g_measurement = nullptr;
 config::Config* g_config = nullptr;
 std::string* g_start_date = nullptr;
+// The launcher's word at start, and MPI_Init's ({rank, size}; size 0
+// until its wrapper reports).
+std::optional<config::LaunchedRank> g_launched;
+std::atomic<int> g_mpi_rank{0};
+std::atomic<int> g_mpi_size{0};
 
 std::string local_time_now() {
     const std::time_t now = std::time(nullptr);
@@ -62,6 +68,24 @@ std::string program_name() {
     const std::string full(path, static_cast<std::size_t>(n));
     const auto slash = full.rfind('/');
     return slash == std::string::npos ? full : full.substr(slash + 1);
+}
+
+// The MPI process: MPI_Init's word, else the launcher's environment; none
+// for a program that is neither launched nor initialised as MPI.
+std::optional<model::MpiProcess> mpi_process() {
+    model::MpiProcess process;
+    if (const int size = g_mpi_size.load(); size > 0) {
+        process.rank = g_mpi_rank.load();
+        process.size = size;
+    } else if (g_launched) {
+        process.rank = g_launched->rank;
+        process.size = g_launched->size;
+    } else {
+        return std::nullopt;
+    }
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) process.host = host;
+    return process;
 }
 
 std::uint32_t disabled_kinds(const config::Config& config) {
@@ -85,6 +109,7 @@ std::uint32_t disabled_kinds(const config::Config& config) {
     disable("OMPP_DISABLE_LOCKS", {K::Lock});
     disable("OMPP_DISABLE_LOCK", {K::Lock});
     disable("OMPP_DISABLE_TASKWAIT", {K::Taskwait});
+    disable("OMPP_DISABLE_MPI", {K::Mpi});
     return mask;
 }
 
@@ -208,6 +233,7 @@ void start() {
     for (const auto& line : diagnostics) std::fprintf(stderr, "%s\n", line.c_str());
     const bool use_tsc = config.text("OMPP_CLOCK") == "tsc";
     const bool handle_signals = config.flag("OMPP_HANDLE_SIGNALS");
+    g_launched = config::launched_rank();
     begin_measuring(core::Clock::calibrated(use_tsc), std::move(config));
     std::atexit(finalise_at_exit);
     if (handle_signals) install_signal_handlers();
@@ -231,8 +257,15 @@ void switch_on(bool on) {
     if (g_phase.load() == Phase::Active) open_gate();
 }
 
+void set_mpi_process(int rank, int size) {
+    if (size <= 0 || rank < 0 || rank >= size) return;
+    g_mpi_rank.store(rank);
+    g_mpi_size.store(size);
+}
+
 model::Profile finished_profile(const core::Measurement& measurement, const config::Config& config) {
     model::Profile profile = measurement.build_profile();
+    profile.mpi = mpi_process();
     std::string app = config.text("OMPP_APPNAME");
     profile.application = app.empty() ? program_name() : std::move(app);
     profile.start_date = g_start_date != nullptr ? *g_start_date : local_time_now();
@@ -266,6 +299,7 @@ void finalise() {
         request.application = profile.application;
         request.threads = profile.threads;
         request.report_file = config.text("OMPP_REPORTFILE");
+        if (profile.mpi) request.process_tag = writers::mpi_process_tag(profile.mpi->rank, profile.mpi->size);
         std::vector<std::string> messages;
         // One control-flow renderer: ompp-view draws the graph from the JSON.
         if (config.flag("OMPP_CONTROLFLOW_DOT")) {
@@ -302,6 +336,7 @@ void finalise() {
 core::Measurement& restart_for_testing(core::Clock clock, config::Config config) {
     std::lock_guard lock(g_start_mutex);
     g_gate.store(nullptr);
+    g_mpi_size.store(0);
     begin_measuring(clock, std::move(config));
     g_switched_on.store(true);
     g_phase.store(Phase::Active);

@@ -36,6 +36,10 @@ void start();     // reads the environment; idempotent
 void finalise();  // builds, analyses and writes the profile; idempotent
 void switch_on(bool on);
 
+// MPI_COMM_WORLD's rank and size (libompp_mpi, after MPI_Init): the
+// profile's `mpi` from now on, instead of the launcher's environment.
+void set_mpi_process(int rank, int size);
+
 // The finished profile (built and analysed) without writing it.
 model::Profile finished_profile(const core::Measurement& measurement, const config::Config& config);
 

@@ -23,7 +23,8 @@ constexpr std::array kOptions{
                "says so once on stderr and writes to /tmp instead."},
     OptionSpec{"OMPP_REPORTFILE", T::String, "",
                "Exact path of the text report (overwritten if it exists); the JSON profile goes next to it "
-               "with the extension .json.  Default: <app>.<threads>-<i>.ompp.txt with the first free <i>."},
+               "with the extension .json.  Default: <app>.<threads>-<i>.ompp.txt with the first free <i>.  "
+               "An MPI process puts its rank into either name (docs/mpi.md)."},
     OptionSpec{"OMPP_QUIET", T::Flag, "0", "Do not print where the reports were written."},
     OptionSpec{"OMPP_CLOCK", T::Choice, "tsc",
                "Time source: tsc (the invariant time-stamp counter, calibrated at start; falls back to "
@@ -71,6 +72,8 @@ constexpr std::array kOptions{
     OptionSpec{"OMPP_DISABLE_LOCK", T::Flag, "0", "Same as OMPP_DISABLE_LOCKS (ompP accepted both)."},
     OptionSpec{"OMPP_DISABLE_TASKWAIT", T::Flag, "0",
                "Do not record taskwait nodes (tasks run there then show under the enclosing node)."},
+    OptionSpec{"OMPP_DISABLE_MPI", T::Flag, "0",
+               "Do not measure MPI calls (libompp_mpi, docs/mpi.md; the calls still go to MPI)."},
 };
 
 bool parse_bool(std::string_view text, bool& out) {

@@ -63,6 +63,7 @@ struct NodeMetrics {
     RelaxedCounter cpu_sampled;               // their wall time
     RelaxedCounter cpu_ns;                    // the thread's CPU time in them, ns
     RelaxedCounter run_delay_ns;              // its time runnable but not running in them, ns
+    RelaxedCounter bytes;                     // MPI regions: bytes moved (ThreadState::count_bytes)
     std::array<RelaxedCounter, model::kMaxCounters> counters;  // inclusive counter deltas
 
     void record_visit(Ticks duration) {

@@ -277,6 +277,7 @@ private:
         out.cpu_sampled_s += seconds(m.cpu_sampled.get());
         out.cpu_s += static_cast<double>(m.cpu_ns.get()) * 1e-9;
         out.run_delay_s += static_cast<double>(m.run_delay_ns.get()) * 1e-9;
+        out.bytes += m.bytes.get();
         if (node.kind == NodeKind::TaskStub) out.task_switches += visits;
         for (std::size_t i = 0; i < model::kMaxCounters; ++i) {
             const std::uint64_t own = m.counters[i].get();

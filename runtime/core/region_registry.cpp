@@ -136,6 +136,15 @@ const RegionRecord& RegionRegistry::lock(const void* lock_address) {
     return intern(fmt::format("lock:{}", lock_address), info, false);
 }
 
+const RegionRecord& RegionRegistry::mpi_function(std::string_view function) {
+    std::lock_guard lock(mutex_);
+    model::Region info;
+    info.kind = model::RegionKind::Mpi;
+    info.name = std::string(function);
+    info.directive.file = info.block_end.file = "MPI library";
+    return intern(fmt::format("mpi:{}", function), info, false);
+}
+
 std::vector<model::Region> RegionRegistry::regions() const {
     std::lock_guard lock(mutex_);
     std::vector<model::Region> out;

@@ -83,6 +83,9 @@ public:
         return register_user_region(name, file, line);
     }
     const RegionRecord& lock(const void* lock_address);
+    // The MPI region of one MPI function (libompp_mpi's wrappers): one per
+    // function name, wherever it is called; its call paths tell the callers.
+    const RegionRecord& mpi_function(std::string_view function);
     // The lock at this address was initialised at `site` (a LOCK region
     // from POMP2_Lock_init_site): lock() gives that region from now on.
     void bind_lock(const void* lock_address, const RegionRecord& site);

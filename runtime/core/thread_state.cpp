@@ -313,6 +313,15 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     pop(*current_, now);
 }
 
+void ThreadState::exit_moving_bytes(const RegionRecord& region, Ticks now, std::uint64_t bytes) {
+    {
+        const EventScope event(*this);
+        if (event.refused() || in_dropped_frame()) [[unlikely]] return;
+        if (Frame* frame = open_frame(*current_, NodeKind::Region, region, now)) frame->node->metrics.bytes.add(bytes);
+    }
+    exit(region, now);
+}
+
 void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;

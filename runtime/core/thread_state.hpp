@@ -161,6 +161,8 @@ public:
     // Constructs without scheduling points.
     void enter(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
     void exit(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
+    // exit() of an MPI call that moved `bytes` (counted on its node).
+    void exit_moving_bytes(const RegionRecord& region, Ticks now, std::uint64_t bytes);
     // Phases inside an open construct: critical/ordered/lock (enterT, bodyT,
     // exitT), single (singleT, singleC), sections (sectT, sectC).
     void begin_body(const RegionRecord& region, Ticks now);

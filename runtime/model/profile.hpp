@@ -61,6 +61,7 @@ struct ThreadMetrics {
     double shutdown_s = 0;          // shutdwnT: body end -> join (parallel)
     double task_s = 0;              // taskT: tasks run while in this node's waits
     std::uint64_t task_switches = 0;  // task_stub: task begins and resumes here
+    std::uint64_t bytes = 0;        // MPI regions: bytes sent and received (count x type size)
     // Parallel regions: the bodies (bodyT) whose CPU use was sampled, their
     // wall time, the thread's CPU time in them and the time it was runnable
     // but not running there (docs/analyses.md, "Preemption").  All zero
@@ -166,8 +167,17 @@ struct CounterInfo {
     std::string source;  // papi | software
 };
 
+// The MPI process this profile is of (docs/mpi.md): from the launcher's
+// environment, confirmed by MPI_Init when libompp_mpi is linked in.
+struct MpiProcess {
+    int rank = 0;
+    int size = 1;
+    std::string host;
+};
+
 struct Profile {
     std::string application;
+    std::optional<MpiProcess> mpi;  // none: not an MPI program
     // The deepest directory holding every region's file: the text report
     // names files relative to it (the JSON keeps them as compiled).
     std::string source_root;

@@ -32,6 +32,8 @@ std::string_view display_file(const Profile& profile, const std::string& file) {
 }
 
 std::string source_range(const Profile& profile, const Region& region) {
+    // Regions of no source line (MPI functions): the file names where.
+    if (region.directive.first_line == 0 && !region.directive.file.empty()) return region.directive.file;
     int last = region.block_end.last_line ? region.block_end.last_line : region.directive.last_line;
     std::string range = fmt::format("{} ({}-{})", display_file(profile, region.directive.file),
                                     region.directive.first_line, last ? last : region.directive.first_line);

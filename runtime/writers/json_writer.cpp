@@ -1,6 +1,7 @@
 #include "writers/json_writer.hpp"
 
 #include <string>
+#include <unordered_set>
 
 #include "model/names.hpp"
 
@@ -27,7 +28,7 @@ json classes_json(const model::OverheadClasses& classes) {
             {"thread_management_s", classes.thread_management_s}};
 }
 
-json thread_metrics_json(const model::ThreadMetrics& m, std::size_t counters) {
+json thread_metrics_json(const model::ThreadMetrics& m, std::size_t counters, bool moves_bytes) {
     json out = {{"thread", m.thread},           {"visits", m.visits},
                 {"inclusive_s", m.inclusive_s}, {"exclusive_s", m.exclusive_s},
                 {"min_s", m.min_s},             {"max_s", m.max_s},
@@ -35,6 +36,7 @@ json thread_metrics_json(const model::ThreadMetrics& m, std::size_t counters) {
                 {"enter_s", m.enter_s},         {"exit_s", m.exit_s},
                 {"startup_s", m.startup_s},     {"shutdown_s", m.shutdown_s},
                 {"task_s", m.task_s},           {"task_switches", m.task_switches}};
+    if (moves_bytes) out["bytes"] = m.bytes;
     if (m.cpu_samples > 0) {
         out["cpu_samples"] = m.cpu_samples;
         out["cpu_sampled_s"] = m.cpu_sampled_s;
@@ -65,6 +67,9 @@ json to_json(const model::Profile& profile) {
     out["system_time_s"] = profile.system_time_s;
     out["final_report"] = profile.final_report;
     out["source_root"] = profile.source_root;
+    if (profile.mpi) {
+        out["mpi"] = {{"rank", profile.mpi->rank}, {"size", profile.mpi->size}, {"host", profile.mpi->host}};
+    }
 
     json& counter_list = out["counters"] = json::array();
     for (const auto& counter : profile.counters) {
@@ -86,10 +91,15 @@ json to_json(const model::Profile& profile) {
                            {"block_end_first_line", region.block_end.first_line}});
     }
 
+    std::unordered_set<std::uint32_t> mpi_regions;
+    for (const auto& region : profile.regions) {
+        if (region.kind == model::RegionKind::Mpi) mpi_regions.insert(region.id);
+    }
     json& nodes = out["nodes"] = json::array();
     for (const auto& node : profile.nodes) {
+        const bool moves_bytes = node.kind == model::NodeKind::Region && node.region && mpi_regions.contains(*node.region);
         json threads = json::array();
-        for (const auto& m : node.threads) threads.push_back(thread_metrics_json(m, counters));
+        for (const auto& m : node.threads) threads.push_back(thread_metrics_json(m, counters, moves_bytes));
         json predecessors = json::array();
         for (const auto& p : node.predecessors) {
             predecessors.push_back({{"node", p.node}, {"thread", p.thread}, {"count", p.count}});

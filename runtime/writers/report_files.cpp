@@ -41,6 +41,18 @@ mode_t file_mode(const std::string& directory) {
     return shared ? 0600 : 0644;
 }
 
+constexpr int kTempAttempts = 100000;
+
+std::string host_name() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+    std::string host(name);
+    for (char& c : host) {
+        if (c == '/') c = '_';
+    }
+    return host;
+}
+
 // One file written completely under a temporary name of its own in the
 // target directory (created exclusively, links not followed), then put in
 // place by a rename: nobody ever sees it half-written, and a failure or a
@@ -55,12 +67,18 @@ public:
         if (!path_.empty()) ::unlink(path_.c_str());
     }
 
-    // 0 or errno.
+    // 0 or errno.  The name holds host and process; a name taken anyway
+    // (processes of one id on two hosts sharing a network file system,
+    // a stale file) is skipped, never opened.
     int write(const std::string& directory, const std::string& data) {
         static std::atomic<unsigned> counter{0};
-        path_ = fmt::format("{}/.ompp-{}-{}.tmp", directory, ::getpid(), counter.fetch_add(1));
-        const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                              file_mode(directory));
+        static const std::string host = host_name();
+        int fd = -1;
+        for (int attempt = 0; fd < 0 && attempt < kTempAttempts; ++attempt) {
+            path_ = fmt::format("{}/.ompp-{}-{}-{}.tmp", directory, host, ::getpid(), counter.fetch_add(1));
+            fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(directory));
+            if (fd < 0 && errno != EEXIST) break;
+        }
         if (fd < 0) {
             path_.clear();
             return errno;
@@ -153,8 +171,9 @@ int write_numbered(const std::string& directory, const ReportRequest& request, c
     std::vector<TempFile> temps(outputs.size());
     if (const int error = write_temps(dir, outputs, temps)) return error;
     for (unsigned index = 0; index < 100000; ++index) {
-        const std::string stem =
-            fmt::format("{}/{}.{}-{}.ompp", dir, file_name_safe(request.application), request.threads, index);
+        const std::string process = request.process_tag.empty() ? "" : request.process_tag + ".";
+        const std::string stem = fmt::format("{}/{}.{}{}-{}.ompp", dir, file_name_safe(request.application), process,
+                                             request.threads, index);
         bool free = true;
         for (const Output& output : outputs) free = free && !occupied(stem + output.suffix);
         if (!free) continue;
@@ -203,7 +222,22 @@ int write_exact(const std::string& text_path, const std::vector<Output>& outputs
     return 0;
 }
 
+// OMPP_REPORTFILE of an MPI process: the tag before the extension
+// (out.txt -> out.rank1-of-4.txt), in the file's name, not its directory.
+std::string tagged_report_file(const std::string& path, const std::string& tag) {
+    if (tag.empty()) return path;
+    const std::size_t name = path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1;
+    const std::size_t dot = path.rfind('.');
+    if (dot == std::string::npos || dot <= name) return path + "." + tag;
+    return path.substr(0, dot) + "." + tag + path.substr(dot);
+}
+
 }  // namespace
+
+std::string mpi_process_tag(int rank, int size) {
+    const int width = static_cast<int>(fmt::formatted_size("{}", size > 1 ? size - 1 : 0));
+    return fmt::format("rank{:0{}}-of-{}", rank, width, size);
+}
 
 std::optional<ReportPaths> write_reports(const ReportRequest& request, const std::string& text,
                                          const std::string& json, std::vector<std::string>& messages,
@@ -211,10 +245,11 @@ std::optional<ReportPaths> write_reports(const ReportRequest& request, const std
     const std::vector<Output> outputs = outputs_of(text, json, side_files);
     ReportPaths paths;
     if (!request.report_file.empty()) {
-        int error = write_exact(request.report_file, outputs, paths, messages);
+        const std::string report_file = tagged_report_file(request.report_file, request.process_tag);
+        int error = write_exact(report_file, outputs, paths, messages);
         if (error == 0) return paths;
         messages.push_back(fmt::format("ompp: cannot write OMPP_REPORTFILE={} ({}); writing to {} instead",
-                                       request.report_file, std::strerror(error), request.fallback_directory));
+                                       report_file, std::strerror(error), request.fallback_directory));
         error = write_numbered(request.fallback_directory, request, outputs, paths, messages);
         if (error == 0) return paths;
         messages.push_back(fmt::format("ompp: cannot write the profile to {} either ({})",

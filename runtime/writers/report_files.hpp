@@ -1,5 +1,6 @@
 // report_files.hpp - where the reports go: <dir>/<app>.<threads>-<i>.ompp.txt
-// and .ompp.json (and side files such as .ompp.cfg.dot) with the first <i>
+// and .ompp.json (and side files such as .ompp.cfg.dot; an MPI process:
+// <app>.rank<R>-of-<N>.<threads>-<i>.ompp.txt) with the first <i>
 // at which none of the names is taken, by anything, dangling links included,
 // or the exact OMPP_REPORTFILE path.  An unwritable directory falls back to
 // /tmp.  Every file is written under a temporary name in its directory
@@ -23,7 +24,14 @@ struct ReportRequest {
     std::uint32_t threads = 1;
     std::string report_file;  // OMPP_REPORTFILE; empty: numbered names
     std::string fallback_directory = "/tmp";
+    // An MPI process's mpi_process_tag(): in every name, so that ranks
+    // sharing OMPP_OUTDIR (or OMPP_REPORTFILE) never share a file.
+    std::string process_tag = {};
 };
+
+// "rank<R>-of-<N>", R zero-padded to the width of N-1 so that the files
+// of one run list in rank order.
+std::string mpi_process_tag(int rank, int size);
 
 // A file beside the report: <stem><suffix>.
 struct SideFile {

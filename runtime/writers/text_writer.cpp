@@ -23,7 +23,7 @@ void section(std::string& out, std::string_view title) { model::append_section_h
 struct Row {
     double exec_t = 0, exec_t_exclusive = 0, body_t = 0, exit_bar_t = 0, startup_t = 0, shutdown_t = 0;
     double task_t = 0, enter_t = 0, exit_t = 0, mgmt_t = 0;
-    std::uint64_t exec_c = 0, body_c = 0;
+    std::uint64_t exec_c = 0, body_c = 0, bytes = 0;
     std::array<double, model::kMaxCounters> counters{};
 
     void add(const Row& o) {
@@ -39,6 +39,7 @@ struct Row {
         mgmt_t += o.mgmt_t;
         exec_c += o.exec_c;
         body_c += o.body_c;
+        bytes += o.bytes;
         for (std::size_t i = 0; i < counters.size(); ++i) counters[i] += o.counters[i];
     }
 };
@@ -68,6 +69,7 @@ std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
     const Column single_t{"singleT", [](const Row& r) { return seconds(r.body_t); }};
     const Column single_c{"singleC", [](const Row& r) { return count(r.body_c); }};
     const Column mgmt_t{"mgmtT", [](const Row& r) { return seconds(r.mgmt_t); }};
+    const Column bytes{"bytes", [](const Row& r) { return count(r.bytes); }};
     if (node_kind != NodeKind::Region) return {exec_t, exec_c};
     switch (kind) {
     case RegionKind::Parallel:
@@ -87,6 +89,7 @@ std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
     case RegionKind::Taskgroup:
     case RegionKind::Taskloop:
     case RegionKind::Taskyield: return {exec_t, exec_c, task_t};
+    case RegionKind::Mpi: return {exec_t, exec_c, bytes};
     default: return {exec_t, exec_c};
     }
 }
@@ -181,6 +184,7 @@ private:
         row.enter_t = m.enter_s;
         row.exit_t = m.exit_s;
         row.task_t = m.task_s;
+        row.bytes = m.bytes;
         row.counters = m.counters_inclusive;
         double barrier_inclusive = 0;
         for (std::uint32_t child : children_[node.id]) {
@@ -249,6 +253,9 @@ private:
         field("User Time", fmt::format("{:.2f} sec", profile_.user_time_s));
         field("System Time", fmt::format("{:.2f} sec", profile_.system_time_s));
         field("Max Threads", fmt::format("{}", profile_.threads));
+        if (const auto& mpi = profile_.mpi) {
+            field("MPI Rank", fmt::format("{} of {} (host {})", mpi->rank, mpi->size, mpi->host));
+        }
         field("ompP Version", "ompp " OMPP_VERSION);
         field("Max Counters", fmt::format("{}", model::kMaxCounters));
         field("Used Counters", fmt::format("{}", profile_.counters.size()));

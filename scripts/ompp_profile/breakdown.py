@@ -9,7 +9,7 @@ from collections import defaultdict
 from .model import Node, Profile
 
 # The categories, in the order the bars stack them.
-CATEGORIES = ("work", "barrier", "lock", "taskwait", "task", "management")
+CATEGORIES = ("work", "barrier", "lock", "taskwait", "task", "mpi", "management")
 
 PARALLEL_KINDS = frozenset({"PARALLEL", "PARALLEL_LOOP", "PARALLEL_SECTIONS", "PARALLEL_MASTER"})
 _LOCK_KINDS = frozenset({"CRITICAL", "LOCK", "ORDERED"})
@@ -27,7 +27,8 @@ def _classify(profile: Profile, node: Node, into: dict[int, dict[str, float]]) -
 
     The rules follow ompP's overhead classes (docs/analyses.md): waiting in
     an implicit or explicit barrier, waiting to enter a critical section or
-    lock (leaving it is management), fork/join of the team; task stubs have
+    lock (leaving it is management), fork/join of the team, in MPI calls
+    (libompp_mpi); task stubs have
     no exclusive time, their inclusive time is the tasks run there.
     """
     region = profile.region_of(node)
@@ -44,6 +45,8 @@ def _classify(profile: Profile, node: Node, into: dict[int, dict[str, float]]) -
             bucket["lock"] += t.enter_s
             bucket["management"] += t.exit_s
             bucket["work"] += max(t.exclusive_s - t.enter_s - t.exit_s, 0.0)
+        elif kind == "MPI":  # an MPI call made inside the region (docs/mpi.md)
+            bucket["mpi"] += t.exclusive_s
         elif kind in _SYNCHRONISING_KINDS:
             bucket["lock"] += t.exclusive_s
         elif kind in PARALLEL_KINDS:

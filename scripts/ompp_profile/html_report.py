@@ -52,6 +52,7 @@ def report_data(profile: Profile, sources: Optional[dict[str, str]] = None) -> d
     10,000-node profile stays a few MB), the analyses as the profile has them."""
     return {
         "application": profile.application,
+        "process": profile.process_text(),
         "threads": profile.threads,
         "wall_time_s": profile.wall_time_s,
         # [id, kind, name, file, first_line, last_line]

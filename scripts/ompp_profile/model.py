@@ -16,7 +16,8 @@ class Region:
     last_line: int
 
     def label(self) -> str:
-        where = f"{self.file} ({self.first_line}-{self.last_line})"
+        # MPI functions have no source line (docs/mpi.md).
+        where = f"{self.file} ({self.first_line}-{self.last_line})" if self.first_line else self.file
         named = f" '{self.name}'" if self.name else ""
         return f"R{self.id:05d} {self.kind}{named} {where}"
 
@@ -39,6 +40,8 @@ class ThreadMetrics:
     shutdown_s: float = 0.0
     task_s: float = 0.0
     task_switches: int = 0
+    # MPI regions: bytes sent and received (docs/mpi.md).
+    bytes: int = 0
     # Parallel regions with sampled bodies (docs/analyses.md "Preemption").
     cpu_samples: int = 0
     cpu_sampled_s: float = 0.0
@@ -96,6 +99,18 @@ class Profile:
     warnings: list[dict] = field(default_factory=list)
     # Names of the counters (OMPP_CTRn) in the order of the counter lists.
     counters: list[str] = field(default_factory=list)
+    # MPI (docs/mpi.md): a rank's {rank, size, host}; a merged profile's ranks.
+    mpi: Optional[dict] = None
+    ranks: Optional[dict] = None
+
+    def process_text(self) -> str:
+        """Which MPI process(es) the profile is of; "" for a program without MPI."""
+        if self.mpi:
+            return f"MPI rank {self.mpi['rank']} of {self.mpi['size']} on {self.mpi['host']}"
+        if self.ranks:
+            slowest = ", ".join(map(str, self.ranks["slowest"][:3]))
+            return f"{self.ranks['merged']} of {self.ranks['size']} MPI ranks merged (slowest: {slowest})"
+        return ""
 
     @property
     def roots(self) -> list[Node]:

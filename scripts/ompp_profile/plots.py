@@ -11,7 +11,7 @@ from .views import overheads_over_time, region_series
 
 # The HTML report's colours for the threads categories (html/report.js).
 CATEGORY_COLOURS = {"work": "#74c0fc", "barrier": "#ffa8a8", "lock": "#e599f7", "taskwait": "#ffd43b",
-                    "task": "#8ce99a", "management": "#adb5bd"}
+                    "task": "#8ce99a", "mpi": "#ff922b", "management": "#adb5bd"}
 
 
 class PlotError(Exception):

@@ -120,6 +120,8 @@ def read_profile(source: Union[str, Path, dict]) -> Profile:
         tasks=data.get("tasks", []),
         warnings=data.get("warnings", []),
         counters=[c.get("name", f"counter {i}") for i, c in enumerate(data.get("counters", []))],
+        mpi=data.get("mpi"),
+        ranks=data.get("ranks"),
     )
 
 

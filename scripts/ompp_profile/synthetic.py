@@ -103,3 +103,47 @@ def generated_profile(regions: int, nodes: int, threads: int = 4, snapshots: int
             for i in range(snapshots)
         ],
     }
+
+
+_THREAD_COLUMNS = ("min_s", "max_s", "body_s", "body_count", "enter_s", "exit_s", "startup_s", "shutdown_s", "task_s",
+                   "task_switches")
+
+
+def rank_profiles(ranks: int, regions: int, nodes: int, threads: int = 2, slow_rank: int = 1, seed: int = 1):
+    """Yields (rank, profile) for the ranks of one made-up MPI run: the same
+    call tree on every rank (generated_profile's, every column libompp writes),
+    times growing slightly with the rank and doubled on `slow_rank`, and an
+    MPI_Allreduce under the root in which each rank waits for the slow one."""
+    base = generated_profile(regions, nodes, threads, seed=seed)
+    mpi_region = len(base["regions"]) + 1
+    base["regions"].append({"id": mpi_region, "kind": "MPI", "name": "MPI_Allreduce", "file": "MPI library",
+                            "first_line": 0, "last_line": 0})
+    for region in base["regions"]:
+        region.update(function=None, directive_last_line=region["first_line"], block_end_file=region["file"],
+                      block_end_first_line=region["last_line"])
+    base.update(max_depth=50, start_date="2026-11-24T10:00:00+0000", end_date="2026-11-24T10:00:09+0000",
+                user_time_s=1.0, system_time_s=0.1, final_report=True, source_root="", counters=[],
+                counter_errors=[], threads_info=[{"thread": t, "team_level": 1 if t else 0, "parent_thread": 0}
+                                                 for t in range(threads)],
+                tasks=[], warnings=[], invariant_violations=[])
+    for node in base["nodes"]:
+        for metrics in node["threads"]:
+            for column in _THREAD_COLUMNS:
+                metrics.setdefault(column, 0)
+    base["nodes"].append({"id": len(base["nodes"]), "parent": 0, "kind": "region", "region": mpi_region,
+                          "threads": [{"thread": 0, "visits": 10, "inclusive_s": 0.0, "exclusive_s": 0.0, "bytes": 80,
+                                       **{c: 0 for c in _THREAD_COLUMNS}}], "predecessors": []})
+    work = base["wall_time_s"] * 2
+    for rank in range(ranks):
+        factor = (2.0 if rank == slow_rank else 1.0) * (1.0 + rank * 1e-4)
+        profile = {**base, "mpi": {"rank": rank, "size": ranks, "host": f"node{rank // 32}"},
+                   "wall_time_s": work + 1.0}
+        profile["nodes"] = [{**node, "threads": [{**m, "inclusive_s": m["inclusive_s"] * factor,
+                                                  "exclusive_s": m["exclusive_s"] * factor}
+                                                 for m in node["threads"]]}
+                            for node in base["nodes"][:-1]]
+        wait = work - base["wall_time_s"] * factor
+        mpi_node = base["nodes"][-1]
+        profile["nodes"].append({**mpi_node, "threads": [{**mpi_node["threads"][0], "inclusive_s": wait,
+                                                          "exclusive_s": wait}]})
+        yield rank, profile

@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "analyses/analyses_step.hpp"
 #include "model/names.hpp"
 #include "writers/json_writer.hpp"
@@ -369,4 +371,55 @@ TEST_CASE("report files: private in a world-writable directory", "[writers]") {
     const auto perms = fs::status(paths->text).permissions();
     CHECK((perms & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
     CHECK(dir.entries().size() == 2);  // no temporary file left
+}
+
+TEST_CASE("report files: an MPI process's rank and world size are in its file names", "[writers][mpi]") {
+    CHECK(writers::mpi_process_tag(1, 4) == "rank1-of-4");
+    CHECK(writers::mpi_process_tag(3, 12) == "rank03-of-12");
+    CHECK(writers::mpi_process_tag(0, 1) == "rank0-of-1");
+    ScratchDirectory dir("ompp-ranks");
+    std::vector<std::string> messages;
+    for (int rank : {0, 1}) {
+        writers::ReportRequest request{dir.path.string(), "app", 2, "", dir.path.string(),
+                                       writers::mpi_process_tag(rank, 2)};
+        REQUIRE(writers::write_reports(request, "rank " + std::to_string(rank), "{}", messages));
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"app.rank0-of-2.2-0.ompp.json", "app.rank0-of-2.2-0.ompp.txt",
+                                                    "app.rank1-of-2.2-0.ompp.json", "app.rank1-of-2.2-0.ompp.txt"});
+    CHECK(read_all(dir.path / "app.rank1-of-2.2-0.ompp.txt") == "rank 1");
+    CHECK(messages.empty());
+}
+
+TEST_CASE("report files: ranks given one OMPP_REPORTFILE each write their own file", "[writers][mpi]") {
+    ScratchDirectory dir("ompp-ranks-exact");
+    std::vector<std::string> messages;
+    for (int rank : {0, 1}) {
+        writers::ReportRequest request{dir.path.string(), "app", 2, (dir.path / "run.txt").string(),
+                                       dir.path.string(), writers::mpi_process_tag(rank, 2)};
+        REQUIRE(writers::write_reports(request, "rank " + std::to_string(rank), "{}", messages));
+    }
+    CHECK(dir.entries() ==
+          std::vector<std::string>{"run.rank0-of-2.json", "run.rank0-of-2.txt", "run.rank1-of-2.json", "run.rank1-of-2.txt"});
+    CHECK(read_all(dir.path / "run.rank0-of-2.txt") == "rank 0");
+}
+
+TEST_CASE("report files: temporary names taken by another process (another host on NFS) are skipped",
+          "[writers][mpi]") {
+    ScratchDirectory dir("ompp-taken-temps");
+    char host[256] = {};
+    REQUIRE(::gethostname(host, sizeof host - 1) == 0);
+    // The next temporary names this process would use, with or without its host, taken.
+    for (int n = 0; n < 5000; ++n) {
+        std::ofstream(dir.path / fmt::format(".ompp-{}-{}-{}.tmp", host, ::getpid(), n)) << "other";
+        std::ofstream(dir.path / fmt::format(".ompp-{}-{}.tmp", ::getpid(), n)) << "other";
+    }
+    // No fallback: a directory below a regular file cannot be made.
+    std::ofstream(dir.path / "not-a-directory") << "";
+    writers::ReportRequest request{dir.path.string(), "app", 2, "", (dir.path / "not-a-directory" / "x").string()};
+    std::vector<std::string> messages;
+    const auto paths = writers::write_reports(request, "text", "{}", messages);
+    REQUIRE(paths);
+    CHECK(paths->text == (dir.path / "app.2-0.ompp.txt").string());
+    CHECK(read_all(paths->text) == "text");
+    CHECK(messages.empty());
 }

@@ -287,8 +287,8 @@
   }
 
   // ---- threads: COMPASS-style stacked bars ---------------------------------
-  const CATEGORY_COLOURS = { work: "#74c0fc", barrier: "#ffa8a8", lock: "#e599f7", taskwait: "#ffd43b", task: "#8ce99a", management: "#adb5bd" };
-  const CATEGORY_NAMES = { work: "work", barrier: "barrier wait", lock: "lock/critical wait", taskwait: "taskwait", task: "task execution", management: "management (fork/join, leaving locks)" };
+  const CATEGORY_COLOURS = { work: "#74c0fc", barrier: "#ffa8a8", lock: "#e599f7", taskwait: "#ffd43b", task: "#8ce99a", mpi: "#ff922b", management: "#adb5bd" };
+  const CATEGORY_NAMES = { work: "work", barrier: "barrier wait", lock: "lock/critical wait", taskwait: "taskwait", task: "task execution", mpi: "MPI calls", management: "management (fork/join, leaving locks)" };
   function renderThreads() {
     const body = $("threads-body");
     if (!D.breakdown.length) { body.innerHTML = `<p class="muted">no parallel regions in this profile</p>`; return; }
@@ -678,7 +678,7 @@
   }
   readHash();
   $("app").textContent = D.application;
-  $("summary").textContent = `${D.threads} threads, wall time ${fmt(D.wall_time_s)}, ${regions.size} regions, ${nodes.size} call-tree nodes` +
+  $("summary").textContent = (D.process ? `${D.process}, ` : "") + `${D.threads} threads, wall time ${fmt(D.wall_time_s)}, ${regions.size} regions, ${nodes.size} call-tree nodes` +
     ((D.invariant_violations || []).length ? ` \u2014 warning: ${D.invariant_violations.length} figure(s) do not add up` : "");
   $("libraries").textContent = D.libraries || "";
   setupTreeControls();
