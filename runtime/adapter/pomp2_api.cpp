@@ -12,6 +12,7 @@
 #include "adapter/omp_runtime.hpp"
 #include "analyses/analyses_step.hpp"
 #include "core/region_registry.hpp"
+#include "deadlock/watch.hpp"
 
 #define OMPP_API __attribute__((visibility("default")))
 
@@ -23,6 +24,7 @@ using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
 using ompp::core::ThreadState;
+using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
 using NK = ompp::model::NodeKind;
 
@@ -87,6 +89,7 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
 void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+    if (watching()) [[unlikely]] ompp::deadlock::task_began();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -99,6 +102,7 @@ void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback)
 }
 
 void task_end(POMP2_Region_handle* handle, K fallback) {
+    if (watching()) [[unlikely]] ompp::deadlock::task_ended();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -123,6 +127,15 @@ void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2
     if (old_task != nullptr) *old_task = thread.current_task();
     if (new_task != nullptr) *new_task = thread.new_task_handle();
     thread.enter(region_of(handle, ctc, K::Task), m->now());
+}
+
+// Deadlock detection: the team this thread begins its implicit task in.
+void watch_team_begin(POMP2_Region_handle* handle) {
+    const int level = ompp::adapter::omp_level();
+    ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel),
+                                ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level,
+                                omp_get_thread_num != nullptr ? omp_get_thread_num() : 0,
+                                omp_get_num_threads != nullptr ? omp_get_num_threads() : 1});
 }
 
 }  // namespace
@@ -185,6 +198,7 @@ OMPP_API void POMP2_USER_Snapshot(const char* label) {
 // Parallel regions.
 OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads,
                                   POMP2_Task_handle* old_task, const char ctc_string[]) {
+    if (watching()) [[unlikely]] ompp::deadlock::team_forked(ompp::adapter::thread_identity(ompp::adapter::omp_level()));
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         if (old_task != nullptr) *old_task = 0;
@@ -207,6 +221,7 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
+    if (watching()) [[unlikely]] watch_team_begin(handle);
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const auto now = m->now();
@@ -219,6 +234,7 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
+    if (watching()) [[unlikely]] ompp::deadlock::team_end();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     m->this_thread().parallel_end(region_of(handle, nullptr, K::Parallel), m->now());
@@ -239,21 +255,34 @@ OMPP_API void POMP2_Atomic_exit(POMP2_Region_handle* h) { exit(h, K::Atomic); }
 OMPP_API void POMP2_Flush_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Flush); }
 OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
 OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    if (watching()) [[unlikely]] ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier));
     enter_scheduling_point(h, old_task, ctc, K::Barrier);
 }
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    if (watching()) [[unlikely]] ompp::deadlock::barrier_passed();
     exit_scheduling_point(h, old_task, K::Barrier);
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
+    if (watching()) [[unlikely]] ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel));
     enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier);
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    if (watching()) [[unlikely]] ompp::deadlock::barrier_passed();
     exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
 }
-OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Critical); }
+OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
+    if (watching()) [[unlikely]] ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical));
+    enter(h, ctc, K::Critical);
+}
 OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
-OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) { begin_body(h, K::Critical); }
-OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) { end_body(h, K::Critical); }
+OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) {
+    if (watching()) [[unlikely]] ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical));
+    begin_body(h, K::Critical);
+}
+OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) {
+    if (watching()) [[unlikely]] ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical));
+    end_body(h, K::Critical);
+}
 OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
 OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }
 OMPP_API void POMP2_Ordered_begin(POMP2_Region_handle* h) { begin_body(h, K::Ordered); }

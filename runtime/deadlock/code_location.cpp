@@ -1,0 +1,71 @@
+#include "deadlock/code_location.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include <fmt/format.h>
+
+extern char** environ;
+
+namespace ompp::deadlock {
+namespace {
+
+// addr2line's one line of output for `offset` in `object`; empty if it
+// could not be run.
+std::string addr2line(const std::string& object, std::uintptr_t offset) {
+    int pipe_ends[2];
+    if (::pipe(pipe_ends) != 0) return {};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_ends[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipe_ends[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 0, 0);
+    const std::string address = fmt::format("0x{:x}", offset);
+    const char* argv[] = {"addr2line", "-e", object.c_str(), address.c_str(), nullptr};
+    pid_t child = 0;
+    const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, const_cast<char**>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipe_ends[1]);
+    std::string out;
+    if (spawned == 0) {
+        char buffer[512];
+        ssize_t n = 0;
+        while ((n = ::read(pipe_ends[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+        int status = 0;
+        ::waitpid(child, &status, 0);
+    }
+    ::close(pipe_ends[0]);
+    out = out.substr(0, out.find('\n'));
+    if (const auto discriminator = out.find(" (discriminator"); discriminator != std::string::npos)
+        out.erase(discriminator);
+    return out;
+}
+
+}  // namespace
+
+std::string code_location(const void* address) {
+    Dl_info info{};
+    if (address == nullptr || ::dladdr(address, &info) == 0 || info.dli_fbase == nullptr)
+        return fmt::format("{}", address);
+    // The main program has no name in the link map.
+    const std::string object =
+        info.dli_fname != nullptr && info.dli_fname[0] != '\0' ? info.dli_fname : "/proc/self/exe";
+    // Addresses in a position-independent object are relative to its base;
+    // the return address is the instruction after the call.
+    const auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
+    const std::uintptr_t base =
+        header->e_type == ET_DYN ? reinterpret_cast<std::uintptr_t>(info.dli_fbase) : 0;
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(address) - 1 - base;
+    const std::string line = addr2line(object, offset);
+    if (line.empty() || line.starts_with("??") || line.ends_with(":0") || line.ends_with(":?"))
+        return fmt::format("{}+0x{:x}", object, offset);
+    return line;
+}
+
+}  // namespace ompp::deadlock
