@@ -16,8 +16,8 @@ extern char** environ;
 namespace ompp::deadlock {
 namespace {
 
-// addr2line's one line of output for `offset` in `object`; empty if it
-// could not be run.
+// addr2line's output for `offset` in `object`: the function, a newline,
+// file:line; empty if it could not be run.
 std::string addr2line(const std::string& object, std::uintptr_t offset) {
     int pipe_ends[2];
     if (::pipe(pipe_ends) != 0) return {};
@@ -27,7 +27,7 @@ std::string addr2line(const std::string& object, std::uintptr_t offset) {
     posix_spawn_file_actions_addclose(&actions, pipe_ends[0]);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 0, 0);
     const std::string address = fmt::format("0x{:x}", offset);
-    const char* argv[] = {"addr2line", "-e", object.c_str(), address.c_str(), nullptr};
+    const char* argv[] = {"addr2line", "-f", "-e", object.c_str(), address.c_str(), nullptr};
     pid_t child = 0;
     const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, const_cast<char**>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -41,9 +41,6 @@ std::string addr2line(const std::string& object, std::uintptr_t offset) {
         ::waitpid(child, &status, 0);
     }
     ::close(pipe_ends[0]);
-    out = out.substr(0, out.find('\n'));
-    if (const auto discriminator = out.find(" (discriminator"); discriminator != std::string::npos)
-        out.erase(discriminator);
     return out;
 }
 
@@ -62,10 +59,15 @@ std::string code_location(const void* address) {
     const std::uintptr_t base =
         header->e_type == ET_DYN ? reinterpret_cast<std::uintptr_t>(info.dli_fbase) : 0;
     const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(address) - 1 - base;
-    const std::string line = addr2line(object, offset);
-    if (line.empty() || line.starts_with("??") || line.ends_with(":0") || line.ends_with(":?"))
-        return fmt::format("{}+0x{:x}", object, offset);
-    return line;
+    const std::string found = addr2line(object, offset);
+    const auto newline = found.find('\n');
+    const std::string function = found.substr(0, newline);
+    std::string line = newline == std::string::npos ? std::string() : found.substr(newline + 1);
+    line = line.substr(0, line.find_first_of(" \n"));  // no " (discriminator N)"
+    if (!line.empty() && !line.starts_with("??") && !line.ends_with(":0") && !line.ends_with(":?")) return line;
+    // Without debug information, or a call the optimiser merged with others.
+    const std::string place = fmt::format("{}+0x{:x}", object, offset);
+    return function.empty() || function == "??" ? place : fmt::format("{} in {} (no line known)", place, function);
 }
 
 }  // namespace ompp::deadlock
