@@ -38,8 +38,8 @@ constexpr std::array kOptions{
                "with status 86).  See docs/deadlock.md.",
                "off|report|abort"},
     OptionSpec{"OMPP_DEADLOCK_INTERVAL", T::Real, "0.1",
-               "Seconds between two looks of the deadlock watchdog; a deadlock is reported at its second look "
-               "at it.",
+               "Seconds between two looks of the deadlock watchdog; a deadlock is reported once looks found it "
+               "unchanged for 0.2 s (and at least twice).",
                {}, 0.01, 3600},
     OptionSpec{"OMPP_SNAPSHOT_INTERVAL", T::Real, "0",
                "Continuous profiling: seconds of wall-clock time between cumulative snapshots (0: none; "

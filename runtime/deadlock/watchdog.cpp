@@ -360,9 +360,13 @@ std::optional<std::string> Detector::scan() {
     }
     std::sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return a.slot < b.slot; });
     seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
-    const bool unchanged = !seen.empty() && seen == previous_;
-    previous_ = std::move(seen);
-    if (!unchanged) return std::nullopt;
+    const auto now = std::chrono::steady_clock::now();
+    if (seen.empty() || seen != previous_) {
+        previous_ = std::move(seen);
+        since_ = now;
+        return std::nullopt;
+    }
+    if (now - since_ < settle_) return std::nullopt;
     return report(threads, graph, stuck);
 }
 
