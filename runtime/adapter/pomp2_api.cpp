@@ -88,8 +88,9 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
-    if (watching()) [[unlikely]] ompp::deadlock::task_began();
+// Inlined into each caller, where `fallback` is a constant (an out-of-line
+// copy for both kinds costs a dozen instructions per event).
+[[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -101,8 +102,7 @@ void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback)
     }
 }
 
-void task_end(POMP2_Region_handle* handle, K fallback) {
-    if (watching()) [[unlikely]] ompp::deadlock::task_ended();
+[[gnu::always_inline]] inline void task_end(POMP2_Region_handle* handle, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -127,6 +127,21 @@ void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2
     if (old_task != nullptr) *old_task = thread.current_task();
     if (new_task != nullptr) *new_task = thread.new_task_handle();
     thread.enter(region_of(handle, ctc, K::Task), m->now());
+}
+
+// An event with deadlock detection's hook before it.  With detection on
+// both run out of line, so that off the event keeps its tail call and pays
+// only the test of watching() (no register kept across a call).
+template <typename Hook, typename Event>
+[[gnu::noinline]] void hook_then(Hook hook, Event event) {
+    hook();
+    event();
+}
+
+template <typename Hook, typename Event>
+void watched(Hook hook, Event event) {
+    if (watching()) [[unlikely]] return hook_then(hook, event);
+    event();
 }
 
 // Deadlock detection: the team this thread begins its implicit task in.
@@ -255,33 +270,32 @@ OMPP_API void POMP2_Atomic_exit(POMP2_Region_handle* h) { exit(h, K::Atomic); }
 OMPP_API void POMP2_Flush_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Flush); }
 OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
 OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
-    if (watching()) [[unlikely]] ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier));
-    enter_scheduling_point(h, old_task, ctc, K::Barrier);
+    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
+            [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });
 }
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    if (watching()) [[unlikely]] ompp::deadlock::barrier_passed();
-    exit_scheduling_point(h, old_task, K::Barrier);
+    watched(ompp::deadlock::barrier_passed, [=] { exit_scheduling_point(h, old_task, K::Barrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
-    if (watching()) [[unlikely]] ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel));
-    enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier);
+    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel)); },
+            [=] { enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    if (watching()) [[unlikely]] ompp::deadlock::barrier_passed();
-    exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
+    watched(ompp::deadlock::barrier_passed,
+            [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
-    if (watching()) [[unlikely]] ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical));
-    enter(h, ctc, K::Critical);
+    watched([=] { ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical)); },
+            [=] { enter(h, ctc, K::Critical); });
 }
 OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
 OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) {
-    if (watching()) [[unlikely]] ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical));
-    begin_body(h, K::Critical);
+    watched([=] { ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical)); },
+            [=] { begin_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) {
-    if (watching()) [[unlikely]] ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical));
-    end_body(h, K::Critical);
+    watched([=] { ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical)); },
+            [=] { end_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
 OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }
@@ -338,8 +352,12 @@ OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle*
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     exit_scheduling_point(h, old_task, K::Task);
 }
-OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
-OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
+}
+OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) {
+    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
+}
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
 OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,
@@ -376,8 +394,10 @@ OMPP_API void POMP2_Taskloop_exit(POMP2_Region_handle* h, POMP2_Task_handle old_
     exit_scheduling_point(h, old_task, K::Taskloop);
 }
 OMPP_API void POMP2_Taskloop_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    task_begin(h, task, K::Taskloop);
+    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Taskloop); });
 }
-OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) { task_end(h, K::Taskloop); }
+OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) {
+    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Taskloop); });
+}
 
 }  // extern "C"

@@ -1,5 +1,5 @@
 // slots.hpp - the per-thread slots of deadlock detection: written by their
-// thread (watch.cpp), read by the watchdog (watchdog.cpp).
+// thread (the hooks of watch.hpp), read by the watchdog (watchdog.cpp).
 //
 // A slot's `sequence` is odd while its owner writes and grows with every
 // write: the watchdog keeps a read only if it saw the same even sequence
@@ -69,6 +69,72 @@ struct alignas(64) Slot {
 
 // All slots; a thread claims one on its first event (watch.cpp).
 extern std::array<Slot, kMaxThreads> g_slots;
+
+// --- The owner's side: inline, since the lock and critical events run it.
+
+// This thread's slot; initial-exec TLS (as core's t_binding), so no
+// __tls_get_addr call per event.
+extern __thread Slot* t_slot __attribute__((tls_model("initial-exec")));
+Slot& claim();  // a free slot, or one no watchdog reads when all are taken
+
+[[gnu::always_inline]] inline Slot& my_slot() {
+    if (t_slot == nullptr) [[unlikely]] t_slot = &claim();
+    return *t_slot;
+}
+
+// The owner's writes to its slot, between two sequence bumps.
+class Writing {
+public:
+    explicit Writing(Slot& slot) : slot_(slot), start_(slot.sequence.load(std::memory_order_relaxed)) {
+        slot_.sequence.store(start_ + 1, std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_release);
+    }
+    ~Writing() { slot_.sequence.store(start_ + 2, std::memory_order_release); }
+    Writing(const Writing&) = delete;
+    Writing& operator=(const Writing&) = delete;
+
+private:
+    Slot& slot_;
+    std::uint64_t start_;
+};
+
+inline void publish_wait(Waiting what, const void* object, const void* site) {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    slot.waiting.store(what, std::memory_order_relaxed);
+    slot.wait_object.store(object, std::memory_order_relaxed);
+    slot.wait_site.store(site, std::memory_order_relaxed);
+}
+
+// A lock (not a nest lock: see nest_lock_acquired) or critical section.
+inline void publish_hold(HeldKind kind, const void* object, const void* site) {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
+    const auto count = slot.held_count.load(std::memory_order_relaxed);
+    if (count < kMaxHeld) {
+        HeldEntry& entry = slot.held[count];
+        entry.object.store(object, std::memory_order_relaxed);
+        entry.site.store(site, std::memory_order_relaxed);
+        entry.depth.store(1, std::memory_order_relaxed);
+        entry.kind.store(kind, std::memory_order_relaxed);
+    }
+    slot.held_count.store(count + 1, std::memory_order_relaxed);
+}
+
+void release_held(Slot& slot, const void* object, bool nest);  // the general case
+
+inline void publish_release(const void* object, bool nest) {
+    Slot& slot = my_slot();
+    const auto count = slot.held_count.load(std::memory_order_relaxed);
+    // Most often the latest one taken (critical sections always).
+    if (!nest && count - 1 < kMaxHeld && slot.held[count - 1].object.load(std::memory_order_relaxed) == object) {
+        const Writing writing(slot);
+        slot.held_count.store(count - 1, std::memory_order_relaxed);
+        return;
+    }
+    release_held(slot, object, nest);
+}
 
 // The instance of the latest team forked at each place (team key, hashed):
 // set by the forking thread before the team exists, read by its members.

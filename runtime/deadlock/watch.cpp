@@ -10,29 +10,12 @@ namespace ompp::deadlock {
 std::atomic<bool> g_watching{false};
 std::array<Slot, kMaxThreads> g_slots{};
 std::array<std::atomic<std::uint64_t>, kForkPlaces> g_team_instances{};
+__thread Slot* t_slot = nullptr;
 
 namespace {
 
 // Threads beyond kMaxThreads all write here; the watchdog never reads it.
 Slot g_unwatched;
-
-thread_local Slot* t_slot = nullptr;
-
-// The owner's writes to its slot, between two sequence bumps.
-class Writing {
-public:
-    explicit Writing(Slot& slot) : slot_(slot), start_(slot.sequence.load(std::memory_order_relaxed)) {
-        slot_.sequence.store(start_ + 1, std::memory_order_relaxed);
-        std::atomic_thread_fence(std::memory_order_release);
-    }
-    ~Writing() { slot_.sequence.store(start_ + 2, std::memory_order_release); }
-    Writing(const Writing&) = delete;
-    Writing& operator=(const Writing&) = delete;
-
-private:
-    Slot& slot_;
-    std::uint64_t start_;
-};
 
 void clear(Slot& slot) {
     const Writing writing(slot);
@@ -58,6 +41,33 @@ struct SlotRelease {
     }
 };
 
+// The entry holding `object`, searched from the latest; null if none.
+HeldEntry* held_entry(Slot& slot, const void* object) {
+    const auto count = std::min<std::size_t>(slot.held_count.load(std::memory_order_relaxed), kMaxHeld);
+    for (std::size_t i = count; i-- > 0;) {
+        if (slot.held[i].object.load(std::memory_order_relaxed) == object) return &slot.held[i];
+    }
+    return nullptr;
+}
+
+void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
+    if (HeldEntry* entry = held_entry(slot, lock)) {
+        const Writing writing(slot);
+        slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
+        entry->depth.store(entry->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return;
+    }
+    publish_hold(HeldKind::NestLock, lock, site);
+}
+
+// The entry of the thread's innermost team; null outside any or too deep.
+TeamEntry* innermost_team(Slot& slot) {
+    const int level = slot.level.load(std::memory_order_relaxed);
+    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
+}
+
+}  // namespace
+
 Slot& claim() {
     thread_local SlotRelease release;
     for (Slot& slot : g_slots) {
@@ -72,51 +82,20 @@ Slot& claim() {
     return g_unwatched;
 }
 
-Slot& my_slot() {
-    if (t_slot == nullptr) [[unlikely]] t_slot = &claim();
-    return *t_slot;
-}
-
-// The entry holding `object`, searched from the latest; null if none.
-HeldEntry* held_entry(Slot& slot, const void* object) {
-    const auto count = std::min<std::size_t>(slot.held_count.load(std::memory_order_relaxed), kMaxHeld);
-    for (std::size_t i = count; i-- > 0;) {
-        if (slot.held[i].object.load(std::memory_order_relaxed) == object) return &slot.held[i];
-    }
-    return nullptr;
-}
-
-void hold(Slot& slot, HeldKind kind, const void* object, const void* site) {
+void release_held(Slot& slot, const void* object, bool nest) {
     const Writing writing(slot);
-    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
-    if (kind == HeldKind::NestLock) {
-        if (HeldEntry* entry = held_entry(slot, object)) {
-            entry->depth.fetch_add(1, std::memory_order_relaxed);
-            return;
-        }
-    }
     const auto count = slot.held_count.load(std::memory_order_relaxed);
-    if (count < kMaxHeld) {
-        HeldEntry& entry = slot.held[count];
-        entry.object.store(object, std::memory_order_relaxed);
-        entry.site.store(site, std::memory_order_relaxed);
-        entry.depth.store(1, std::memory_order_relaxed);
-        entry.kind.store(kind, std::memory_order_relaxed);
-    }
-    slot.held_count.store(count + 1, std::memory_order_relaxed);
-}
-
-void release(Slot& slot, const void* object, bool nest) {
-    const Writing writing(slot);
     HeldEntry* entry = held_entry(slot, object);
-    const auto count = slot.held_count.load(std::memory_order_relaxed);
     if (entry == nullptr) {
         // Beyond kMaxHeld, or released by another thread than the one that
         // set it (an untied task moved): not ours to track.
         if (count > kMaxHeld) slot.held_count.store(count - 1, std::memory_order_relaxed);
         return;
     }
-    if (nest && entry->depth.fetch_sub(1, std::memory_order_relaxed) > 1) return;
+    if (const auto depth = entry->depth.load(std::memory_order_relaxed); nest && depth > 1) {
+        entry->depth.store(depth - 1, std::memory_order_relaxed);
+        return;
+    }
     // Keep the order: the entries above move down one.
     const auto last = std::min<std::size_t>(count, kMaxHeld) - 1;
     for (auto* e = entry; e != &slot.held[last]; ++e) {
@@ -129,43 +108,12 @@ void release(Slot& slot, const void* object, bool nest) {
     slot.held_count.store(count - 1, std::memory_order_relaxed);
 }
 
-void wait_for(Slot& slot, Waiting what, const void* object, const void* site) {
-    const Writing writing(slot);
-    slot.waiting.store(what, std::memory_order_relaxed);
-    slot.wait_object.store(object, std::memory_order_relaxed);
-    slot.wait_site.store(site, std::memory_order_relaxed);
+void nest_lock_waiting(const void* lock, const void* site) {
+    // One this thread holds is entered again at once.
+    if (held_entry(my_slot(), lock) == nullptr) publish_wait(Waiting::NestLock, lock, site);
 }
 
-// The entry of the thread's innermost team; null outside any or too deep.
-TeamEntry* innermost_team(Slot& slot) {
-    const int level = slot.level.load(std::memory_order_relaxed);
-    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
-}
-
-}  // namespace
-
-void lock_waiting(const void* lock, bool nest, const void* site) {
-    Slot& slot = my_slot();
-    // A nest lock this thread holds is entered again at once.
-    if (nest && held_entry(slot, lock) != nullptr) return;
-    wait_for(slot, nest ? Waiting::NestLock : Waiting::Lock, lock, site);
-}
-
-void lock_acquired(const void* lock, bool nest, const void* site) {
-    hold(my_slot(), nest ? HeldKind::NestLock : HeldKind::Lock, lock, site);
-}
-
-void lock_released(const void* lock, bool nest) { release(my_slot(), lock, nest); }
-
-void critical_waiting(const core::RegionRecord& critical) {
-    wait_for(my_slot(), Waiting::Critical, &critical, nullptr);
-}
-
-void critical_acquired(const core::RegionRecord& critical) {
-    hold(my_slot(), HeldKind::Critical, &critical, nullptr);
-}
-
-void critical_released(const core::RegionRecord& critical) { release(my_slot(), &critical, false); }
+void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_slot(), lock, site); }
 
 void barrier_waiting(const core::RegionRecord& construct) {
     Slot& slot = my_slot();

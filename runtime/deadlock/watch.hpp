@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "core/region_registry.hpp"
+#include "deadlock/slots.hpp"
 
 namespace ompp::deadlock {
 
@@ -26,14 +27,26 @@ inline bool watching() { return g_watching.load(std::memory_order_relaxed); }
 
 // Locks.  `site` is the code address of the application's call (the return
 // address of the POMP2 wrapper), resolved to file:line only in a report.
-void lock_waiting(const void* lock, bool nest, const void* site);
-void lock_acquired(const void* lock, bool nest, const void* site);
-void lock_released(const void* lock, bool nest);
+void nest_lock_waiting(const void* lock, const void* site);
+void nest_lock_acquired(const void* lock, const void* site);
+inline void lock_waiting(const void* lock, bool nest, const void* site) {
+    if (nest) return nest_lock_waiting(lock, site);
+    publish_wait(Waiting::Lock, lock, site);
+}
+inline void lock_acquired(const void* lock, bool nest, const void* site) {
+    if (nest) return nest_lock_acquired(lock, site);
+    publish_hold(HeldKind::Lock, lock, site);
+}
+inline void lock_released(const void* lock, bool nest) { publish_release(lock, nest); }
 
 // Critical sections (by name: every unnamed critical is one section).
-void critical_waiting(const core::RegionRecord& critical);
-void critical_acquired(const core::RegionRecord& critical);
-void critical_released(const core::RegionRecord& critical);
+inline void critical_waiting(const core::RegionRecord& critical) {
+    publish_wait(Waiting::Critical, &critical, nullptr);
+}
+inline void critical_acquired(const core::RegionRecord& critical) {
+    publish_hold(HeldKind::Critical, &critical, nullptr);
+}
+inline void critical_released(const core::RegionRecord& critical) { publish_release(&critical, false); }
 
 // Barriers of the innermost team: `construct` is the barrier, or the
 // worksharing construct or parallel region whose implicit barrier it is.
