@@ -154,6 +154,26 @@ static void correct_waits(void) {
     printf("%ld\n", sum);
 }
 
+/* Cancellation: a thread leaves the region from a cancellation point
+ * (without its end events) while the other waits at a barrier, which the
+ * cancellation releases; the program goes on without events for a while. */
+static void correct_cancel(void) {
+    for (int canceller = 0; canceller < 2; ++canceller) {
+#pragma omp parallel num_threads(2)
+        {
+            if (omp_get_thread_num() == canceller) {
+                for (volatile long spin = 0; spin < 20000000L; ++spin) {
+                }
+#pragma omp cancel parallel
+            }
+#pragma omp barrier
+        }
+        for (volatile long spin = 0; spin < 200000000L; ++spin) {
+        }
+    }
+    printf("cancelled\n");
+}
+
 int main(int argc, char** argv) {
     static const struct {
         const char* name;
@@ -163,7 +183,8 @@ int main(int argc, char** argv) {
                  {"barrier_branch", barrier_branch},
                  {"nest_lock_other_thread", nest_lock_other_thread},
                  {"correct_locks", correct_locks},
-                 {"correct_waits", correct_waits}};
+                 {"correct_waits", correct_waits},
+                 {"correct_cancel", correct_cancel}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (argc < 2) {
             printf("%s\n", cases[i].name);

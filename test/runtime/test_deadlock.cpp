@@ -94,14 +94,20 @@ std::optional<std::string> twice(Detector& detector) {
     return detector.scan();
 }
 
-}  // namespace
 
-TEST_CASE("a lock-order cycle is reported at the second scan that finds it", "[deadlock]") {
-    Actor first, second;
+// Each holds one lock and waits for the other's.
+void lock_order_inversion(Actor& first, Actor& second) {
     first.run([] { lock_acquired(&lock_a, false, nullptr); });
     second.run([] { lock_acquired(&lock_b, false, nullptr); });
     first.run([] { lock_waiting(&lock_b, false, nullptr); });
     second.run([] { lock_waiting(&lock_a, false, nullptr); });
+}
+
+}  // namespace
+
+TEST_CASE("a lock-order cycle is reported at the second scan that finds it", "[deadlock]") {
+    Actor first, second;
+    lock_order_inversion(first, second);
     Detector detector = ::detector();
     CHECK_FALSE(detector.scan());
     const auto report = detector.scan();
@@ -115,10 +121,7 @@ TEST_CASE("a lock-order cycle is reported at the second scan that finds it", "[d
 
 TEST_CASE("a cycle whose thread had an event between two scans waits for the next scan", "[deadlock]") {
     Actor first, second;
-    first.run([] { lock_acquired(&lock_a, false, nullptr); });
-    second.run([] { lock_acquired(&lock_b, false, nullptr); });
-    first.run([] { lock_waiting(&lock_b, false, nullptr); });
-    second.run([] { lock_waiting(&lock_a, false, nullptr); });
+    lock_order_inversion(first, second);
     Detector detector = ::detector();
     CHECK_FALSE(detector.scan());
     second.run([] { lock_waiting(&lock_a, false, nullptr); });  // the same wait, published again
