@@ -1,6 +1,7 @@
 /* Deadlocks for OMPP_DEADLOCK (test_deadlock.py), one per case, at 2
- * threads: `deadlocks CASE`.  A line marked "expect: CASE" must be named
- * (file:line) in the report of CASE.  The cases named correct_* end
+ * threads: `deadlocks CASE`.  A line marked "expect: CASE waits" must be
+ * named (file:line) in a thread's wait in the report of CASE, one marked
+ * "expect: CASE holds" in what a thread holds.  The cases named correct_* end
  * normally and must never be reported. */
 #include <omp.h>
 #include <stdio.h>
@@ -22,13 +23,13 @@ static void lock_order(void) {
 #pragma omp parallel num_threads(2)
     {
         if (omp_get_thread_num() == 0) {
-            omp_set_lock(&a); /* expect: lock_order */
+            omp_set_lock(&a); /* expect: lock_order holds */
             rendezvous(1);
-            omp_set_lock(&b); /* expect: lock_order */
+            omp_set_lock(&b); /* expect: lock_order waits */
         } else {
-            omp_set_lock(&b); /* expect: lock_order */
+            omp_set_lock(&b); /* expect: lock_order holds */
             rendezvous(1);
-            omp_set_lock(&a); /* expect: lock_order */
+            omp_set_lock(&a); /* expect: lock_order waits */
         }
     }
 }
@@ -39,15 +40,15 @@ static void critical_lock(void) {
 #pragma omp parallel num_threads(2)
     {
         if (omp_get_thread_num() == 0) {
-#pragma omp critical(guard) /* expect: critical_lock */
+#pragma omp critical(guard) /* expect: critical_lock holds */
             {
                 rendezvous(1);
-                omp_set_lock(&l); /* expect: critical_lock */
+                omp_set_lock(&l); /* expect: critical_lock waits */
             }
         } else {
-            omp_set_lock(&l); /* expect: critical_lock */
+            omp_set_lock(&l); /* expect: critical_lock holds */
             rendezvous(1);
-#pragma omp critical(guard) /* expect: critical_lock */
+#pragma omp critical(guard) /* expect: critical_lock waits */
             {
                 omp_unset_lock(&l);
             }
@@ -56,10 +57,10 @@ static void critical_lock(void) {
 }
 
 static void barrier_branch(void) {
-#pragma omp parallel num_threads(2) /* expect: barrier_branch */
+#pragma omp parallel num_threads(2) /* expect: barrier_branch waits */
     {
         if (omp_get_thread_num() == 0) {
-#pragma omp barrier /* expect: barrier_branch */
+#pragma omp barrier /* expect: barrier_branch waits */
         }
     }
 }
@@ -70,12 +71,12 @@ static void nest_lock_other_thread(void) {
 #pragma omp parallel num_threads(2)
     {
         if (omp_get_thread_num() == 0) {
-            omp_set_nest_lock(&n); /* expect: nest_lock_other_thread */
+            omp_set_nest_lock(&n); /* expect: nest_lock_other_thread holds */
             omp_set_nest_lock(&n);
         }
 #pragma omp barrier
-        if (omp_get_thread_num() == 1) omp_set_nest_lock(&n); /* expect: nest_lock_other_thread */
-#pragma omp barrier /* expect: nest_lock_other_thread */
+        if (omp_get_thread_num() == 1) omp_set_nest_lock(&n); /* expect: nest_lock_other_thread waits */
+#pragma omp barrier /* expect: nest_lock_other_thread waits */
     }
 }
 

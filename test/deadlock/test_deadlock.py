@@ -2,10 +2,11 @@
 """Deadlock detection (OMPP_DEADLOCK): the deadlocks of deadlocks.c, built
 through ompp-cc with one compiler family and run at 2 threads, each end with
 status 86 under OMPP_DEADLOCK=abort, their report naming every source line
-marked "expect: CASE" and a profile written; under OMPP_DEADLOCK=report the
-program stays blocked after the report.  Correct programs (the correct_*
-cases and every construct family of test/barriers/families.c) are never
-reported, with the watchdog looking every 10 ms.
+marked "expect: CASE waits|holds" in a thread's wait or in what it holds, and
+a profile written; under OMPP_DEADLOCK=report the program stays blocked after
+the report.  Correct programs (the correct_* cases and every construct family
+of test/barriers/families.c) are never reported, with the watchdog looking
+every 10 ms.
 
 Usage: test_deadlock.py --bindir DIR --compiler clang|gcc --source FILE --families FILE --work DIR
 """
@@ -13,6 +14,7 @@ import argparse
 import glob
 import os
 import re
+import selectors
 import subprocess
 import sys
 import time
@@ -41,8 +43,10 @@ def environment(outdir, **settings):
 
 
 def expected_lines(case):
+    """(line, role) of every line marked "expect: CASE waits|holds"."""
     with open(OPTS.source) as f:
-        return [n for n, line in enumerate(f, 1) if re.search(rf"expect: {case}\b", line)]
+        return [(n, m.group(1)) for n, line in enumerate(f, 1)
+                if (m := re.search(rf"expect: {case} (waits|holds)\b", line))]
 
 
 class Deadlocks(unittest.TestCase):
@@ -72,22 +76,27 @@ class Deadlocks(unittest.TestCase):
                 self.assertIn("ompp: DEADLOCK", proc.stderr)
                 lines = expected_lines(case)
                 self.assertTrue(lines, f"no line of deadlocks.c is marked 'expect: {case}'")
-                for line in lines:
-                    self.assertRegex(proc.stderr, rf"deadlocks\.c:{line}\b", f"line {line} not named")
+                for line, role in lines:
+                    self.assertRegex(proc.stderr, rf"ompp: +{role} [^\n]*deadlocks\.c:{line}\b",
+                                     f"line {line} not named in what a thread {role}")
                 self.assertEqual(len(glob.glob(os.path.join(outdir, "*.ompp.json"))), 1, proc.stderr)
 
     def test_report_leaves_the_program_blocked_with_its_profile_written(self):
         outdir = self.outdir("report")
         proc = subprocess.Popen([self.exe, "lock_order"], env=environment(outdir, OMPP_DEADLOCK="report"),
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE)
         try:
             stderr = ""  # up to the line that says the program stays blocked
             deadline = time.monotonic() + 60
+            readable = selectors.DefaultSelector()
+            readable.register(proc.stderr, selectors.EVENT_READ)
             while "stays blocked" not in stderr and time.monotonic() < deadline:
-                line = proc.stderr.readline()
-                if not line:
+                if not readable.select(timeout=1):
+                    continue
+                chunk = os.read(proc.stderr.fileno(), 4096)
+                if not chunk:
                     break
-                stderr += line
+                stderr += chunk.decode()
             self.assertIn("stays blocked", stderr)
             time.sleep(0.5)
             self.assertIsNone(proc.poll(), "the program ended")
