@@ -74,35 +74,36 @@ void task_ended();
 
 // The lock wrappers: `acquire`/`release`/`attempt` (the OpenMP runtime's
 // function) wrapped so that with watching() on the wait and the ownership
-// are published around the call.
-template <typename Acquire>
-auto watched_acquire(Acquire acquire, bool nest, const void* site) {
-    return [=](void* lock) {
+// are published around the call.  Inlined into the measured call, with the
+// lock kind a constant.
+template <bool Nest, typename Acquire>
+auto watched_acquire(Acquire acquire, const void* site) {
+    return [=](void* lock) [[gnu::always_inline]] {
         if (!watching()) [[likely]] {
             acquire(lock);
             return;
         }
-        lock_waiting(lock, nest, site);
+        lock_waiting(lock, Nest, site);
         acquire(lock);
-        lock_acquired(lock, nest, site);
+        lock_acquired(lock, Nest, site);
     };
 }
 
 // The release is published before the lock is released: a stale "holds"
 // could close a false cycle, a stale "released" cannot.
-template <typename Release>
-auto watched_release(Release release, bool nest) {
-    return [=](void* lock) {
-        if (watching()) [[unlikely]] lock_released(lock, nest);
+template <bool Nest, typename Release>
+auto watched_release(Release release) {
+    return [=](void* lock) [[gnu::always_inline]] {
+        if (watching()) [[unlikely]] lock_released(lock, Nest);
         release(lock);
     };
 }
 
-template <typename Attempt>
-auto watched_attempt(Attempt attempt, bool nest, const void* site) {
-    return [=](void* lock) {
+template <bool Nest, typename Attempt>
+auto watched_attempt(Attempt attempt, const void* site) {
+    return [=](void* lock) [[gnu::always_inline]] {
         const int acquired = attempt(lock);
-        if (acquired != 0 && watching()) [[unlikely]] lock_acquired(lock, nest, site);
+        if (acquired != 0 && watching()) [[unlikely]] lock_acquired(lock, Nest, site);
         return acquired;
     };
 }
