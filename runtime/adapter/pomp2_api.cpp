@@ -23,6 +23,7 @@ using ompp::adapter::measured;
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
+using ompp::core::TaskHandle;
 using ompp::core::ThreadState;
 using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
@@ -88,9 +89,8 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-// Inlined into each caller, where `fallback` is a constant (an out-of-line
-// copy for both kinds costs a dozen instructions per event).
 [[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+    if (task == ompp::core::kUntimedTask) return;
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -114,8 +114,17 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     }
 }
 
-void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
-                 const char* ctc) {
+// `clauses`: whether the instrumented code passes the task's if and final
+// clauses (POMP2_Task_create_begin_final), so that a task they make run at
+// once inside its creation can be counted without a clock.
+struct TaskClauses {
+    bool passed;
+    bool if_clause;
+    bool final_clause;
+};
+
+[[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
+                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -124,9 +133,25 @@ void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2
         return;
     }
     ThreadState& thread = m->this_thread();
+    const RegionRecord& region = region_of(handle, ctc, K::Task);
+    if (clauses.passed) {
+        if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
+            if (old_task != nullptr) *old_task = marker;
+            if (new_task != nullptr) *new_task = ompp::core::kUntimedTask;
+            return;
+        }
+    }
     if (old_task != nullptr) *old_task = thread.current_task();
-    if (new_task != nullptr) *new_task = thread.new_task_handle();
-    thread.enter(region_of(handle, ctc, K::Task), m->now());
+    if (new_task != nullptr) *new_task = thread.new_task_handle(clauses.passed && clauses.final_clause);
+    thread.enter(region, m->now());
+}
+
+void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
+    if (ompp::core::is_untimed(old_task)) {
+        if (Measurement* m = gate()) m->this_thread().end_untimed_task(old_task);
+        return;
+    }
+    exit_scheduling_point(handle, old_task, K::Task);
 }
 
 // An event with deadlock detection's hook before it.  With detection on
@@ -345,18 +370,31 @@ OMPP_API void POMP2_Cancellation_point_enter(POMP2_Region_handle* h, const char 
 OMPP_API void POMP2_Cancellation_point_exit(POMP2_Region_handle* h) { exit(h, K::CancellationPoint); }
 
 // Tasks.
+// OPARI2's pomp2_if is not passed on: OPARI2's own output leaves out every
+// event of a task whose if clause is false, ompp's passes 1.
 OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                       POMP2_Task_handle* old_task, int, const char ctc[]) {
-    create_task(h, new_task, old_task, ctc);
+    create_task(h, new_task, old_task, ctc, {.passed = false, .if_clause = true, .final_clause = false});
+}
+OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                            POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
+                                            const char ctc[]) {
+    create_task(h, new_task, old_task, ctc,
+                {.passed = true, .if_clause = pomp2_if != 0, .final_clause = pomp2_final != 0});
 }
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    exit_scheduling_point(h, old_task, K::Task);
+    end_task_creation(h, old_task);
 }
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
     watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
 }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) {
     watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
+}
+OMPP_API void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    watched(ompp::deadlock::task_ended, [=] {
+        if (task != ompp::core::kUntimedTask) task_end(h, K::Task);
+    });
 }
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
@@ -367,10 +405,24 @@ OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_hand
 OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
+// A taskwait with nothing to wait for (ThreadState::begin_taskwait_untimed)
+// is counted without a clock.
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
-    enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+    Measurement* m = gate();
+    const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
+    if (region == nullptr || !measured(region->info.kind)) [[unlikely]] {
+        enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+        return;
+    }
+    ThreadState& thread = m->this_thread();
+    *old_task = thread.begin_taskwait_untimed(*region);
+    if (!ompp::core::is_untimed(*old_task)) thread.enter(*region, m->now());
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    if (ompp::core::is_untimed(old_task)) {
+        if (Measurement* m = gate()) m->this_thread().end_taskwait_untimed(old_task);
+        return;
+    }
     exit_scheduling_point(h, old_task, K::Taskwait);
 }
 OMPP_API void POMP2_Taskgroup_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
