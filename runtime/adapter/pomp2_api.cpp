@@ -385,16 +385,18 @@ OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_h
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     end_task_creation(h, old_task);
 }
+// An untimed task runs inside its creation, never at a barrier on its own:
+// nothing for deadlock detection to see.
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    if (task == ompp::core::kUntimedTask) return;
     watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
 }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) {
     watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
 }
 OMPP_API void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    watched(ompp::deadlock::task_ended, [=] {
-        if (task != ompp::core::kUntimedTask) task_end(h, K::Task);
-    });
+    if (task == ompp::core::kUntimedTask) return;
+    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
 }
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
