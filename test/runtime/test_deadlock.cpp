@@ -86,6 +86,13 @@ void join_team(const Regions& regions, std::uint64_t key, int thread_num) {
     team_begin({&regions.parallel, key, 1, thread_num, 2});
 }
 
+// A team of two forked at `key`: `zero` and `one` begin their implicit tasks.
+void form_team(const Regions& regions, std::uint64_t key, Actor& zero, Actor& one) {
+    team_forked(key);
+    zero.run([&] { join_team(regions, key, 0); });
+    one.run([&] { join_team(regions, key, 1); });
+}
+
 // The detector of these tests reports at the second scan.
 Detector detector() { return Detector(std::chrono::steady_clock::duration::zero()); }
 
@@ -162,9 +169,7 @@ TEST_CASE("a barrier a member left the team before is reported; one it passed is
     const Regions regions;
     constexpr std::uint64_t key = 0x5eed;
     Actor waiter, member;
-    team_forked(key);
-    waiter.run([&] { join_team(regions, key, 0); });
-    member.run([&] { join_team(regions, key, 1); });
+    form_team(regions, key, waiter, member);
     Detector detector = ::detector();
     SECTION("left without it") {
         member.run([&] {
@@ -182,7 +187,7 @@ TEST_CASE("a barrier a member left the team before is reported; one it passed is
         CHECK_THAT(*report, Contains("waits at the barrier at deadlock_test.c:20, barrier 2 of its team"));
         CHECK_THAT(*report, Contains("can never arrive: it left the team after 1 barrier(s)"));
         CHECK_THAT(*report, Contains("barrier 1 was the barrier at deadlock_test.c:20 for this thread but "
-                                              "the barrier at deadlock_test.c:30"));
+                                     "the barrier at deadlock_test.c:30"));
     }
     SECTION("passed it, or ended an earlier team here") {
         member.run([&] {
@@ -208,9 +213,7 @@ TEST_CASE("a thread running a task at a barrier does not wait there", "[deadlock
     const Regions regions;
     constexpr std::uint64_t key = 0xbee;
     Actor at_barrier, on_its_way;
-    team_forked(key);
-    at_barrier.run([&] { join_team(regions, key, 0); });
-    on_its_way.run([&] { join_team(regions, key, 1); });
+    form_team(regions, key, at_barrier, on_its_way);
     // The task at the barrier holds the lock the other thread waits for.
     at_barrier.run([&] {
         barrier_waiting(regions.barrier);
