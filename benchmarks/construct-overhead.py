@@ -5,7 +5,7 @@
 SYNOPSIS
     benchmarks/construct-overhead.py [--ompp-build DIR] [--compilers gcc,clang]
                                      [--threads 1,2] [--runs N] [--time SECONDS]
-                                     [--csv FILE]
+                                     [--ompp-env NAME=VALUE]... [--csv FILE]
 
 DESCRIPTION
     Builds benchmarks/epcc/construct_overhead.c twice per compiler, plainly
@@ -25,6 +25,9 @@ OPTIONS
     --threads LIST     OMP_NUM_THREADS values (default: 1,2)
     --runs N           runs of each program per thread count (default: 5)
     --time SECONDS     target time of one measured loop (default: 0.05)
+    --ompp-env NAME=VALUE
+                       set NAME for the instrumented runs (repeatable), e.g.
+                       OMPP_DEADLOCK=report to see what deadlock detection adds
     --csv FILE         also write the rows as CSV
 
 EXIT STATUS
@@ -61,6 +64,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--threads", default="1,2", metavar="LIST")
     ap.add_argument("--runs", type=int, default=5, metavar="N")
     ap.add_argument("--time", type=float, default=0.05, metavar="SECONDS")
+    ap.add_argument("--ompp-env", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--csv", type=Path, metavar="FILE")
     args = ap.parse_args(argv)
     if args.help:
@@ -75,6 +79,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ap.error("--threads takes a list of numbers, e.g. 1,2")
     if args.runs < 1 or not args.time > 0 or any(t < 1 for t in args.threads):
         ap.error("--runs, --time and --threads must be positive")
+    if any("=" not in setting for setting in args.ompp_env):
+        ap.error("--ompp-env takes NAME=VALUE")
+    args.ompp_env = dict(setting.split("=", 1) for setting in args.ompp_env)
     return args
 
 
@@ -94,8 +101,8 @@ def build(compiler: str, ompp_cc: Path, out: Path) -> dict[str, Path]:
     return programs
 
 
-def run(exe: Path, threads: int, seconds: float, outdir: Path) -> dict[str, float]:
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_OUTDIR=str(outdir), OMPP_QUIET="1")
+def run(exe: Path, threads: int, seconds: float, outdir: Path, settings: dict[str, str]) -> dict[str, float]:
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_OUTDIR=str(outdir), OMPP_QUIET="1", **settings)
     done = subprocess.run([str(exe), "--time", str(seconds)], capture_output=True, text=True, env=env,
                           timeout=600)
     if done.returncode != 0:
@@ -122,7 +129,8 @@ def main(argv: list[str]) -> int:
                 try:
                     for _ in range(args.runs):  # interleaved: plain, ompp, plain, ompp, ...
                         for variant, exe in programs.items():
-                            for name, ns in run(exe, threads, args.time, work).items():
+                            settings = args.ompp_env if variant == "ompp" else {}
+                            for name, ns in run(exe, threads, args.time, work, settings).items():
                                 samples[variant].setdefault(name, []).append(ns)
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     print(f"construct-overhead: {error}", file=sys.stderr)
@@ -145,7 +153,8 @@ def main(argv: list[str]) -> int:
     load_after = os.getloadavg()
 
     print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} ({os.cpu_count()} cores); "
-          f"median of {args.runs} runs, {args.time} s per loop")
+          f"median of {args.runs} runs, {args.time} s per loop"
+          + "".join(f"; instrumented runs with {name}={value}" for name, value in args.ompp_env.items()))
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
              f"{'added ns':>10} {'target':>7}"
     print(header)

@@ -2,12 +2,14 @@
 // for instruction counts that a loaded machine cannot blur:
 //   valgrind --tool=callgrind build/bin/ompp_hotpath_counts user 1000000
 // Instructions per iteration = (Ir(2N) - Ir(N)) / N; scripts/hotpath-instructions.sh
-// does the arithmetic.
+// does the arithmetic.  With OMPP_DEADLOCK=report (or abort) set, the
+// deadlock hooks run too, without a watchdog thread: what they add per event.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "adapter/lifecycle.hpp"
+#include "deadlock/watch.hpp"
 #include "hotpath_scenarios.hpp"
 
 using namespace ompp::bench;
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
     const char* scenario = argv[1];
     const long iterations = std::strtol(argv[2], nullptr, 10);
     ompp::adapter::restart_for_testing(ompp::core::Clock::calibrated(), ompp::config::Config::defaults());
+    if (const char* deadlock = std::getenv("OMPP_DEADLOCK"); deadlock != nullptr && std::strcmp(deadlock, "off") != 0)
+        ompp::deadlock::g_watching.store(true);
     static POMP2_Region_handle handle = nullptr, loop = nullptr, taskwait = nullptr;
     const bool task = std::strcmp(scenario, "task") == 0;
     const bool fibnode = std::strcmp(scenario, "fibnode") == 0;

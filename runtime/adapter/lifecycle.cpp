@@ -18,6 +18,7 @@
 #include "analyses/analyses_step.hpp"
 #include "config/launcher.hpp"
 #include "analyses/control_flow/control_flow.hpp"
+#include "deadlock/watchdog.hpp"
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
 #include "writers/text_writer.hpp"
@@ -237,6 +238,11 @@ void start() {
     begin_measuring(core::Clock::calibrated(use_tsc), std::move(config));
     std::atexit(finalise_at_exit);
     if (handle_signals) install_signal_handlers();
+    // The watchdog writes the profile itself: the program is stuck.
+    if (const std::string& deadlock = g_config->text("OMPP_DEADLOCK"); deadlock != "off") {
+        deadlock::start_watchdog(deadlock == "abort" ? deadlock::OnDeadlock::Abort : deadlock::OnDeadlock::Report,
+                                 g_config->real("OMPP_DEADLOCK_INTERVAL"), finalise);
+    }
     // OPARI2's eager registration, if the program was linked with its init file.
     if (&POMP2_Init_regions != nullptr) POMP2_Init_regions();
     if (&POMP2_USER_Init_regions != nullptr) POMP2_USER_Init_regions();

@@ -12,6 +12,7 @@
 #include "adapter/omp_runtime.hpp"
 #include "analyses/analyses_step.hpp"
 #include "core/region_registry.hpp"
+#include "deadlock/watch.hpp"
 
 #define OMPP_API __attribute__((visibility("default")))
 
@@ -24,6 +25,7 @@ using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
 using ompp::core::TaskHandle;
 using ompp::core::ThreadState;
+using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
 using NK = ompp::model::NodeKind;
 
@@ -101,7 +103,7 @@ static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
     }
 }
 
-void task_end(POMP2_Region_handle* handle, K fallback) {
+[[gnu::always_inline]] inline void task_end(POMP2_Region_handle* handle, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -151,6 +153,30 @@ void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) 
         return;
     }
     exit_scheduling_point(handle, old_task, K::Task);
+}
+
+// An event with deadlock detection's hook before it.  With detection on
+// both run out of line, so that off the event keeps its tail call and pays
+// only the test of watching() (no register kept across a call).
+template <typename Hook, typename Event>
+[[gnu::noinline]] void hook_then(Hook hook, Event event) {
+    hook();
+    event();
+}
+
+template <typename Hook, typename Event>
+void watched(Hook hook, Event event) {
+    if (watching()) [[unlikely]] return hook_then(hook, event);
+    event();
+}
+
+// Deadlock detection: the team this thread begins its implicit task in.
+void watch_team_begin(POMP2_Region_handle* handle) {
+    const int level = ompp::adapter::omp_level();
+    ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel),
+                                ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level,
+                                omp_get_thread_num != nullptr ? omp_get_thread_num() : 0,
+                                omp_get_num_threads != nullptr ? omp_get_num_threads() : 1});
 }
 
 }  // namespace
@@ -213,6 +239,7 @@ OMPP_API void POMP2_USER_Snapshot(const char* label) {
 // Parallel regions.
 OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads,
                                   POMP2_Task_handle* old_task, const char ctc_string[]) {
+    if (watching()) [[unlikely]] ompp::deadlock::team_forked(ompp::adapter::thread_identity(ompp::adapter::omp_level()));
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         if (old_task != nullptr) *old_task = 0;
@@ -235,6 +262,7 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
+    if (watching()) [[unlikely]] watch_team_begin(handle);
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const auto now = m->now();
@@ -247,6 +275,7 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
+    if (watching()) [[unlikely]] ompp::deadlock::team_end();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     m->this_thread().parallel_end(region_of(handle, nullptr, K::Parallel), m->now());
@@ -267,21 +296,33 @@ OMPP_API void POMP2_Atomic_exit(POMP2_Region_handle* h) { exit(h, K::Atomic); }
 OMPP_API void POMP2_Flush_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Flush); }
 OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
 OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
-    enter_scheduling_point(h, old_task, ctc, K::Barrier);
+    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
+            [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });
 }
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    exit_scheduling_point(h, old_task, K::Barrier);
+    watched(ompp::deadlock::barrier_passed, [=] { exit_scheduling_point(h, old_task, K::Barrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
-    enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier);
+    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel)); },
+            [=] { enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
+    watched(ompp::deadlock::barrier_passed,
+            [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
 }
-OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Critical); }
+OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
+    watched([=] { ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical)); },
+            [=] { enter(h, ctc, K::Critical); });
+}
 OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
-OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) { begin_body(h, K::Critical); }
-OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) { end_body(h, K::Critical); }
+OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) {
+    watched([=] { ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical)); },
+            [=] { begin_body(h, K::Critical); });
+}
+OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) {
+    watched([=] { ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical)); },
+            [=] { end_body(h, K::Critical); });
+}
 OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
 OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }
 OMPP_API void POMP2_Ordered_begin(POMP2_Region_handle* h) { begin_body(h, K::Ordered); }
@@ -345,8 +386,13 @@ OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_h
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     end_task_creation(h, old_task);
 }
-OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
-OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+// An untimed task (POMP2_UNTIMED_TASK) makes no begin or end call.
+OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
+}
+OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) {
+    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
+}
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
 OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,
@@ -397,8 +443,10 @@ OMPP_API void POMP2_Taskloop_exit(POMP2_Region_handle* h, POMP2_Task_handle old_
     exit_scheduling_point(h, old_task, K::Taskloop);
 }
 OMPP_API void POMP2_Taskloop_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    task_begin(h, task, K::Taskloop);
+    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Taskloop); });
 }
-OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) { task_end(h, K::Taskloop); }
+OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) {
+    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Taskloop); });
+}
 
 }  // extern "C"

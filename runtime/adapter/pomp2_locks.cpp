@@ -21,8 +21,11 @@
 
 #include "adapter/lifecycle.hpp"
 #include "core/region_registry.hpp"
+#include "deadlock/watch.hpp"
 
 #define OMPP_API __attribute__((visibility("default")))
+// The application's call of a lock wrapper (for deadlock reports).
+#define OMPP_CALL_SITE __builtin_return_address(0)
 
 namespace {
 
@@ -136,15 +139,15 @@ OMPP_API void POMP2_Destroy_lock(void* s) {
 }
 OMPP_API void POMP2_Set_lock(void* s) {
     static const auto set = omp_function<LockFn>("omp_set_lock");
-    measured_set(s, set);
+    measured_set(s, ompp::deadlock::watched_acquire<false>(set, OMPP_CALL_SITE));
 }
 OMPP_API void POMP2_Unset_lock(void* s) {
     static const auto unset = omp_function<LockFn>("omp_unset_lock");
-    measured_unset(s, unset);
+    measured_unset(s, ompp::deadlock::watched_release<false>(unset));
 }
 OMPP_API int POMP2_Test_lock(void* s) {
     static const auto test = omp_function<TestLockFn>("omp_test_lock");
-    return measured_test(s, test);
+    return measured_test(s, ompp::deadlock::watched_attempt<false>(test, OMPP_CALL_SITE));
 }
 OMPP_API void POMP2_Init_nest_lock(void* s) {
     static const auto init = omp_function<LockFn>("omp_init_nest_lock");
@@ -157,15 +160,15 @@ OMPP_API void POMP2_Destroy_nest_lock(void* s) {
 }
 OMPP_API void POMP2_Set_nest_lock(void* s) {
     static const auto set = omp_function<LockFn>("omp_set_nest_lock");
-    measured_set(s, set);
+    measured_set(s, ompp::deadlock::watched_acquire<true>(set, OMPP_CALL_SITE));
 }
 OMPP_API void POMP2_Unset_nest_lock(void* s) {
     static const auto unset = omp_function<LockFn>("omp_unset_nest_lock");
-    measured_unset(s, unset);
+    measured_unset(s, ompp::deadlock::watched_release<true>(unset));
 }
 OMPP_API int POMP2_Test_nest_lock(void* s) {
     static const auto test = omp_function<TestLockFn>("omp_test_nest_lock");
-    return measured_test(s, test);
+    return measured_test(s, ompp::deadlock::watched_attempt<true>(test, OMPP_CALL_SITE));
 }
 
 // omp_init_lock_with_hint is OpenMP 4.5 and libgomp 12 does not export it:

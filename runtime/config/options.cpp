@@ -33,6 +33,15 @@ constexpr std::array kOptions{
     OptionSpec{"OMPP_HANDLE_SIGNALS", T::Bool, "1",
                "Write the profile when the program is killed by SIGINT or SIGTERM, then die of the same "
                "signal (only if the program installed no handler of its own)."},
+    OptionSpec{"OMPP_DEADLOCK", T::Choice, "off",
+               "Deadlock detection: off, report (print the threads that wait for each other with what they "
+               "wait for and hold, write the profile, keep waiting) or abort (the same, then end the program "
+               "with status 86).  See docs/deadlock.md.",
+               "off|report|abort"},
+    OptionSpec{"OMPP_DEADLOCK_INTERVAL", T::Real, "0.1",
+               "Seconds between two looks of the deadlock watchdog; a deadlock is reported once looks found it "
+               "unchanged for 0.2 s (and at least twice).",
+               {}, 0.01, 3600},
     OptionSpec{"OMPP_SNAPSHOT_INTERVAL", T::Real, "0",
                "Continuous profiling: seconds of wall-clock time between cumulative snapshots (0: none; "
                "at least 0.01).  See docs/analyses.md.",

@@ -14,6 +14,10 @@ set(cases
   "analyses  writers/text_writer.hpp             NO"
   "analyses  adapter/lifecycle.hpp               NO"
   "analyses  core/measurement.hpp                YES"
+  "deadlock  adapter/lifecycle.hpp               NO"
+  "deadlock  config/options.hpp                  NO"
+  "deadlock  core/region_registry.hpp            YES"
+  "adapter   deadlock/watch.hpp                  YES"
   "adapter   writers/text_writer.hpp             YES")
 set(failures 0)
 foreach(case IN LISTS cases)

@@ -1,0 +1,187 @@
+#include "deadlock/watch.hpp"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "deadlock/slots.hpp"
+
+namespace ompp::deadlock {
+
+std::atomic<bool> g_watching{false};
+std::array<Slot, kMaxThreads> g_slots{};
+std::array<std::atomic<std::uint64_t>, kForkPlaces> g_team_instances{};
+__thread Slot* t_slot = nullptr;
+
+namespace {
+
+// Threads beyond kMaxThreads all write here; the watchdog never reads it.
+Slot g_unwatched;
+
+void clear(Slot& slot) {
+    const Writing writing(slot);
+    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
+    slot.wait_object.store(nullptr, std::memory_order_relaxed);
+    slot.level.store(0, std::memory_order_relaxed);
+    slot.task_depth.store(0, std::memory_order_relaxed);
+    slot.held_count.store(0, std::memory_order_relaxed);
+    for (TeamEntry& team : slot.teams) {
+        team.key.store(0, std::memory_order_relaxed);
+        team.at_barrier.store(false, std::memory_order_relaxed);
+    }
+}
+
+// Gives the slot back when the thread ends (libgomp ends the threads of
+// nested teams): what it held is forgotten, which can only hide a deadlock.
+struct SlotRelease {
+    ~SlotRelease() {
+        if (t_slot == nullptr || t_slot == &g_unwatched) return;
+        clear(*t_slot);
+        t_slot->used.store(false, std::memory_order_release);
+        t_slot = &g_unwatched;
+    }
+};
+
+// The entry holding `object`, searched from the latest; null if none.
+HeldEntry* held_entry(Slot& slot, const void* object) {
+    const auto count = std::min<std::size_t>(slot.held_count.load(std::memory_order_relaxed), kMaxHeld);
+    for (std::size_t i = count; i-- > 0;) {
+        if (slot.held[i].object.load(std::memory_order_relaxed) == object) return &slot.held[i];
+    }
+    return nullptr;
+}
+
+void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
+    if (HeldEntry* entry = held_entry(slot, lock)) {
+        const Writing writing(slot);
+        slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
+        entry->depth.store(entry->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return;
+    }
+    publish_hold(HeldKind::NestLock, lock, site);
+}
+
+// The entry of the thread's innermost team; null outside any or too deep.
+TeamEntry* innermost_team(Slot& slot) {
+    const int level = slot.level.load(std::memory_order_relaxed);
+    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
+}
+
+}  // namespace
+
+Slot& claim() {
+    thread_local SlotRelease release;
+    for (Slot& slot : g_slots) {
+        bool free = false;
+        if (slot.used.load(std::memory_order_relaxed) ||
+            !slot.used.compare_exchange_strong(free, true, std::memory_order_acquire))
+            continue;
+        clear(slot);
+        slot.os_thread.store(static_cast<int>(::syscall(SYS_gettid)), std::memory_order_relaxed);
+        return slot;
+    }
+    return g_unwatched;
+}
+
+void release_held(Slot& slot, const void* object, bool nest) {
+    const Writing writing(slot);
+    const auto count = slot.held_count.load(std::memory_order_relaxed);
+    HeldEntry* entry = held_entry(slot, object);
+    if (entry == nullptr) {
+        // Beyond kMaxHeld, or released by another thread than the one that
+        // set it (an untied task moved): not ours to track.
+        if (count > kMaxHeld) slot.held_count.store(count - 1, std::memory_order_relaxed);
+        return;
+    }
+    if (const auto depth = entry->depth.load(std::memory_order_relaxed); nest && depth > 1) {
+        entry->depth.store(depth - 1, std::memory_order_relaxed);
+        return;
+    }
+    // Keep the order: the entries above move down one.
+    const auto last = std::min<std::size_t>(count, kMaxHeld) - 1;
+    for (auto* e = entry; e != &slot.held[last]; ++e) {
+        const HeldEntry& next = *(e + 1);
+        e->object.store(next.object.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        e->site.store(next.site.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        e->depth.store(next.depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        e->kind.store(next.kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
+    slot.held_count.store(count - 1, std::memory_order_relaxed);
+}
+
+void nest_lock_waiting(const void* lock, const void* site) {
+    // One this thread holds is entered again at once.
+    if (held_entry(my_slot(), lock) == nullptr) publish_wait(Waiting::NestLock, lock, site);
+}
+
+void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_slot(), lock, site); }
+
+void barrier_waiting(const core::RegionRecord& construct) {
+    Slot& slot = my_slot();
+    TeamEntry* team = innermost_team(slot);
+    if (team == nullptr) return;
+    const Writing writing(slot);
+    const auto arrival = team->arrivals.load(std::memory_order_relaxed) + 1;
+    team->arrivals.store(arrival, std::memory_order_relaxed);
+    team->recent[arrival % kRecentBarriers].store(&construct, std::memory_order_relaxed);
+    team->at_barrier.store(true, std::memory_order_relaxed);
+    team->barrier_task_depth.store(slot.task_depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+void barrier_passed() {
+    Slot& slot = my_slot();
+    TeamEntry* team = innermost_team(slot);
+    if (team == nullptr) return;
+    const Writing writing(slot);
+    team->at_barrier.store(false, std::memory_order_relaxed);
+}
+
+void team_forked(std::uint64_t team_key) {
+    static std::atomic<std::uint64_t> forks{0};
+    g_team_instances[team_key % kForkPlaces].store(forks.fetch_add(1, std::memory_order_relaxed) + 1,
+                                                   std::memory_order_release);
+}
+
+void team_begin(const TeamJoin& join) {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    slot.level.store(join.level, std::memory_order_relaxed);
+    TeamEntry* team = innermost_team(slot);
+    if (team == nullptr) return;
+    team->parallel.store(join.parallel, std::memory_order_relaxed);
+    team->key.store(join.team_key, std::memory_order_relaxed);
+    team->instance.store(g_team_instances[join.team_key % kForkPlaces].load(std::memory_order_acquire),
+                         std::memory_order_relaxed);
+    team->ended.store(false, std::memory_order_relaxed);
+    team->size.store(static_cast<std::uint32_t>(join.team_size), std::memory_order_relaxed);
+    team->thread_num.store(static_cast<std::uint32_t>(join.thread_num), std::memory_order_relaxed);
+    team->arrivals.store(0, std::memory_order_relaxed);
+    team->at_barrier.store(false, std::memory_order_relaxed);
+    for (auto& barrier : team->recent) barrier.store(nullptr, std::memory_order_relaxed);
+}
+
+void team_end() {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    if (TeamEntry* team = innermost_team(slot)) {
+        team->at_barrier.store(false, std::memory_order_relaxed);
+        team->ended.store(true, std::memory_order_relaxed);
+    }
+    const int level = slot.level.load(std::memory_order_relaxed);
+    slot.level.store(level > 0 ? level - 1 : 0, std::memory_order_relaxed);
+}
+
+void task_began() {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    slot.task_depth.fetch_add(1, std::memory_order_relaxed);
+}
+
+void task_ended() {
+    Slot& slot = my_slot();
+    const Writing writing(slot);
+    // An untied task may end on another thread than it began on.
+    if (const auto depth = slot.task_depth.load(std::memory_order_relaxed); depth > 0)
+        slot.task_depth.store(depth - 1, std::memory_order_relaxed);
+}
+
+}  // namespace ompp::deadlock
