@@ -20,6 +20,7 @@
 #include <pomp2/pomp2_ompp.h>
 
 #include "adapter/lifecycle.hpp"
+#include "adapter/tracing.hpp"
 #include "core/region_registry.hpp"
 
 #define OMPP_API __attribute__((visibility("default")))
@@ -49,6 +50,7 @@ Function omp_function(const char* name) {
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::model::RegionKind;
+using ompp::trace::Event;
 
 // The site of the next lock this thread initialises (POMP2_Lock_init_site).
 thread_local const RegionRecord* t_init_site = nullptr;
@@ -83,6 +85,19 @@ Measurement* lock_measurement() {
     return m != nullptr && ompp::adapter::measured(RegionKind::Lock) ? m : nullptr;
 }
 
+// The lock was acquired by a call made at `called`.
+void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
+    ompp::core::ThreadState& thread = m.this_thread();
+    const RegionRecord& region = lock_region(lock);
+    const auto acquired = m.now();
+    thread.lock_acquired(region, called, acquired);
+    if (ompp::trace::recording()) [[unlikely]] {
+        const auto address = reinterpret_cast<std::uintptr_t>(lock);
+        ompp::adapter::traced(thread, Event::LockRequest, region, called, address);
+        ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, address);
+    }
+}
+
 template <typename Acquire>
 void measured_set(void* lock, Acquire acquire) {
     Measurement* m = lock_measurement();
@@ -92,7 +107,7 @@ void measured_set(void* lock, Acquire acquire) {
     }
     const auto called = m->now();
     acquire(lock);
-    m->this_thread().lock_acquired(lock_region(lock), called, m->now());
+    lock_acquired(*m, lock, called);
 }
 
 template <typename Release>
@@ -104,7 +119,10 @@ void measured_unset(void* lock, Release release) {
     }
     const auto called = m->now();
     release(lock);
-    m->this_thread().lock_released(lock_region(lock), called, m->now());
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
+    thread.lock_released(region, called, m->now());
+    ompp::adapter::traced(thread, Event::LockRelease, region, called, reinterpret_cast<std::uintptr_t>(lock));
 }
 
 template <typename Try>
@@ -113,7 +131,7 @@ int measured_test(void* lock, Try attempt) {
     if (m == nullptr) return attempt(lock);
     const auto called = m->now();
     const int acquired = attempt(lock);
-    if (acquired != 0) m->this_thread().lock_acquired(lock_region(lock), called, m->now());
+    if (acquired != 0) lock_acquired(*m, lock, called);
     return acquired;
 }
 

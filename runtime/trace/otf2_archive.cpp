@@ -1,0 +1,352 @@
+#include "trace/otf2_archive.hpp"
+
+#include <otf2/otf2.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "model/names.hpp"
+#include "trace/recorder.hpp"
+
+namespace ompp::trace {
+namespace {
+
+using model::RegionKind;
+
+// Three OTF2 regions per ompp region: the construct (enter..exit), its body
+// (critical/ordered/single/section sblock, a task's execution), and the
+// implicit barrier at its end.  Region ids count from 1; OTF2 references
+// from 0, defined in order.
+enum class Part : std::uint32_t { Construct = 0, Body = 1, ImplicitBarrier = 2 };
+OTF2_RegionRef region_ref(std::uint32_t region, Part part) {
+    return (region - 1) * 3 + static_cast<std::uint32_t>(part);
+}
+
+OTF2_RegionRole construct_role(RegionKind kind) {
+    switch (kind) {
+    case RegionKind::Parallel:
+    case RegionKind::ParallelLoop:
+    case RegionKind::ParallelSections:
+    case RegionKind::ParallelMaster: return OTF2_REGION_ROLE_PARALLEL;
+    case RegionKind::Loop: return OTF2_REGION_ROLE_LOOP;
+    case RegionKind::Sections: return OTF2_REGION_ROLE_SECTIONS;
+    case RegionKind::Section: return OTF2_REGION_ROLE_SECTION;
+    case RegionKind::Single: return OTF2_REGION_ROLE_SINGLE;
+    case RegionKind::Master:
+    case RegionKind::Masked: return OTF2_REGION_ROLE_MASTER;
+    case RegionKind::Critical: return OTF2_REGION_ROLE_CRITICAL;
+    case RegionKind::Atomic: return OTF2_REGION_ROLE_ATOMIC;
+    case RegionKind::Flush: return OTF2_REGION_ROLE_FLUSH;
+    case RegionKind::Barrier: return OTF2_REGION_ROLE_BARRIER;
+    case RegionKind::Ordered: return OTF2_REGION_ROLE_ORDERED;
+    case RegionKind::Task: return OTF2_REGION_ROLE_TASK_CREATE;
+    case RegionKind::Taskwait: return OTF2_REGION_ROLE_TASK_WAIT;
+    case RegionKind::Taskgroup: return OTF2_REGION_ROLE_TASK_WAIT;
+    case RegionKind::Taskloop: return OTF2_REGION_ROLE_LOOP;
+    case RegionKind::Workshare: return OTF2_REGION_ROLE_WORKSHARE;
+    case RegionKind::Lock: return OTF2_REGION_ROLE_WRAPPER;
+    case RegionKind::UserRegion: return OTF2_REGION_ROLE_CODE;
+    default: return OTF2_REGION_ROLE_UNKNOWN;
+    }
+}
+
+OTF2_RegionRole body_role(RegionKind kind) {
+    switch (kind) {
+    case RegionKind::Critical: return OTF2_REGION_ROLE_CRITICAL_SBLOCK;
+    case RegionKind::Ordered: return OTF2_REGION_ROLE_ORDERED_SBLOCK;
+    case RegionKind::Single: return OTF2_REGION_ROLE_SINGLE_SBLOCK;
+    case RegionKind::Sections: return OTF2_REGION_ROLE_SECTION;
+    case RegionKind::Task:
+    case RegionKind::Taskloop: return OTF2_REGION_ROLE_TASK;
+    default: return OTF2_REGION_ROLE_CODE;
+    }
+}
+
+// Score-P's names: "!$omp critical @file:line"; a user region's own name.
+std::string kind_label(const model::Region& region) {
+    std::string label = fmt::format("!$omp {}", model::to_string(region.kind));
+    std::transform(label.begin(), label.end(), label.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::replace(label.begin(), label.end(), '_', ' ');
+    if (region.name && !region.name->empty()) label += fmt::format(" ({})", *region.name);
+    return label;
+}
+std::string at(const model::Region& region) {
+    return fmt::format(" @{}:{}", region.directive.file, region.directive.first_line);
+}
+
+OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+struct ArchiveCloser {
+    void operator()(OTF2_Archive* archive) const { OTF2_Archive_Close(archive); }
+};
+
+// The OTF2 task identity of an ompp task handle: (creating thread, its
+// count); the implicit task of a thread (handle 0 or an unmeasured task) is
+// (that thread, 0).
+struct TaskId {
+    std::uint32_t creator;
+    std::uint32_t generation;
+};
+TaskId task_id(std::uint64_t handle, std::uint32_t thread) {
+    const auto value = static_cast<std::int64_t>(handle);
+    if (value <= 0) return {thread, 0};
+    return {static_cast<std::uint32_t>((handle >> 40) - 1), static_cast<std::uint32_t>(handle & 0xffffffffU)};
+}
+
+constexpr OTF2_CommRef kTeam = 0;
+
+// One location's events: the recorded records mapped, in order.
+class LocationWriter {
+public:
+    LocationWriter(OTF2_EvtWriter* writer, std::uint32_t thread,
+                   const std::unordered_map<std::uint32_t, const model::Region*>& regions, std::uint64_t start)
+        : writer_(writer), thread_(thread), regions_(regions), start_(start) {}
+
+    void write(const Record& r) {
+        ++records_;
+        const OTF2_TimeStamp time = r.time >= start_ ? r.time - start_ : 0;
+        switch (r.event) {
+        case Event::Enter: enter(time, region_ref(r.region, Part::Construct)); break;
+        case Event::Leave: leave(time, region_ref(r.region, Part::Construct)); break;
+        case Event::BodyBegin:
+            if (is_lock_like(r.region)) acquire(time, critical_lock(r.region));
+            enter(time, region_ref(r.region, Part::Body));
+            break;
+        case Event::BodyEnd:
+            leave(time, region_ref(r.region, Part::Body));
+            if (is_lock_like(r.region)) release(time, critical_lock(r.region));
+            break;
+        case Event::BarrierEnter: enter(time, region_ref(r.region, Part::ImplicitBarrier)); break;
+        case Event::BarrierLeave: leave(time, region_ref(r.region, Part::ImplicitBarrier)); break;
+        case Event::Fork:
+            count(OTF2_EvtWriter_ThreadFork(writer_, nullptr, time, OTF2_PARADIGM_OPENMP,
+                                            static_cast<std::uint32_t>(r.value)));
+            break;
+        case Event::Join: count(OTF2_EvtWriter_ThreadJoin(writer_, nullptr, time, OTF2_PARADIGM_OPENMP)); break;
+        case Event::TeamBegin:
+            count(OTF2_EvtWriter_ThreadTeamBegin(writer_, nullptr, time, kTeam));
+            enter(time, region_ref(r.region, Part::Construct));
+            break;
+        case Event::TeamEnd:
+            leave(time, region_ref(r.region, Part::Construct));
+            count(OTF2_EvtWriter_ThreadTeamEnd(writer_, nullptr, time, kTeam));
+            break;
+        case Event::TaskCreate: {
+            enter(time, region_ref(r.region, Part::Construct));
+            const TaskId task = task_id(r.value, thread_);
+            count(OTF2_EvtWriter_ThreadTaskCreate(writer_, nullptr, time, kTeam, task.creator, task.generation));
+            break;
+        }
+        case Event::TaskBegin:
+            switch_to(time, r.value);
+            running_.push_back(r.value);
+            enter(time, region_ref(r.region, Part::Body));
+            break;
+        case Event::TaskEnd: {
+            leave(time, region_ref(r.region, Part::Body));
+            const std::uint64_t finished = running_.empty() ? 0 : running_.back();
+            if (!running_.empty()) running_.pop_back();
+            const TaskId task = task_id(finished, thread_);
+            count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, kTeam, task.creator, task.generation));
+            current_ = kNoTask;
+            break;
+        }
+        case Event::Resume: switch_to(time, r.value); break;
+        case Event::LockRequest: enter(time, region_ref(r.region, Part::Construct)); break;
+        case Event::LockAcquire:
+            acquire(time, lock_id(r.value));
+            leave(time, region_ref(r.region, Part::Construct));
+            break;
+        case Event::LockRelease: release(time, lock_id(r.value)); break;
+        }
+    }
+
+    std::uint64_t events() const { return events_; }
+    std::uint64_t records() const { return records_; }
+    // Lock ids are global: every location's writer shares one map.
+    static std::unordered_map<std::uint64_t, std::uint32_t>& lock_ids() {
+        static std::unordered_map<std::uint64_t, std::uint32_t> ids;
+        return ids;
+    }
+
+private:
+    static constexpr std::uint64_t kNoTask = ~std::uint64_t{0};
+
+    void count(OTF2_ErrorCode) { ++events_; }
+    void enter(OTF2_TimeStamp time, OTF2_RegionRef region) {
+        count(OTF2_EvtWriter_Enter(writer_, nullptr, time, region));
+    }
+    void leave(OTF2_TimeStamp time, OTF2_RegionRef region) {
+        count(OTF2_EvtWriter_Leave(writer_, nullptr, time, region));
+    }
+    // Critical and ordered bodies hold a lock (Score-P: one per critical name).
+    bool is_lock_like(std::uint32_t region) const {
+        const auto it = regions_.find(region);
+        return it != regions_.end() &&
+               (it->second->kind == RegionKind::Critical || it->second->kind == RegionKind::Ordered);
+    }
+    std::uint32_t critical_lock(std::uint32_t region) { return lock_id(~std::uint64_t{0} - region); }
+    static std::uint32_t lock_id(std::uint64_t lock) {
+        auto& ids = lock_ids();
+        return ids.try_emplace(lock, static_cast<std::uint32_t>(ids.size())).first->second;
+    }
+    void acquire(OTF2_TimeStamp time, std::uint32_t lock) {
+        count(OTF2_EvtWriter_ThreadAcquireLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, lock,
+                                               acquisitions_[lock]++));
+    }
+    void release(OTF2_TimeStamp time, std::uint32_t lock) {
+        const auto order = acquisitions_[lock];
+        count(OTF2_EvtWriter_ThreadReleaseLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, lock,
+                                               order > 0 ? order - 1 : 0));
+    }
+    void switch_to(OTF2_TimeStamp time, std::uint64_t handle) {
+        const std::uint64_t task = static_cast<std::int64_t>(handle) <= 0 ? 0 : handle;
+        if (task == current_) return;
+        current_ = task;
+        const TaskId id = task_id(task, thread_);
+        count(OTF2_EvtWriter_ThreadTaskSwitch(writer_, nullptr, time, kTeam, id.creator, id.generation));
+    }
+
+    OTF2_EvtWriter* writer_;
+    std::uint32_t thread_;
+    const std::unordered_map<std::uint32_t, const model::Region*>& regions_;
+    std::uint64_t start_;
+    std::uint64_t current_ = 0;  // the implicit task
+    std::vector<std::uint64_t> running_;  // explicit tasks begun on this thread, innermost last
+    std::map<std::uint32_t, std::uint32_t> acquisitions_;
+    std::uint64_t events_ = 0;
+    std::uint64_t records_ = 0;
+};
+
+class Definitions {
+public:
+    explicit Definitions(OTF2_GlobalDefWriter* writer) : writer_(writer) {}
+    OTF2_StringRef string(std::string_view text) {
+        const auto [it, added] = strings_.try_emplace(std::string(text), static_cast<OTF2_StringRef>(strings_.size()));
+        if (added) OTF2_GlobalDefWriter_WriteString(writer_, it->second, it->first.c_str());
+        return it->second;
+    }
+    OTF2_GlobalDefWriter* writer() const { return writer_; }
+
+private:
+    OTF2_GlobalDefWriter* writer_;
+    std::unordered_map<std::string, OTF2_StringRef> strings_;
+};
+
+void write_regions(Definitions& defs, std::vector<model::Region> regions) {
+    std::sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    for (const model::Region& region : regions) {
+        const OTF2_StringRef file = defs.string(region.directive.file);
+        const auto first = static_cast<std::uint32_t>(std::max(region.directive.first_line, 0));
+        const auto last = static_cast<std::uint32_t>(std::max(region.block_end.last_line, region.directive.first_line));
+        const OTF2_Paradigm paradigm =
+            region.kind == RegionKind::UserRegion ? OTF2_PARADIGM_USER : OTF2_PARADIGM_OPENMP;
+        const auto write = [&](Part part, const std::string& part_name, OTF2_RegionRole role) {
+            const OTF2_StringRef text = defs.string(part_name);
+            OTF2_GlobalDefWriter_WriteRegion(defs.writer(), region_ref(region.id, part), text, text, defs.string(""),
+                                             role, paradigm, OTF2_REGION_FLAG_NONE, file, first, last);
+        };
+        // Unused parts are defined too: OTF2 wants references defined in order.
+        const bool user = region.kind == RegionKind::UserRegion && region.name;
+        const std::string label = user ? *region.name : kind_label(region);
+        const std::string where = user ? std::string() : at(region);
+        const bool task = region.kind == RegionKind::Task || region.kind == RegionKind::Taskloop;
+        write(Part::Construct, (task ? label + " create" : label) + where, construct_role(region.kind));
+        write(Part::Body, (task ? label : label + " sblock") + where, body_role(region.kind));
+        write(Part::ImplicitBarrier, "!$omp implicit barrier" + at(region), OTF2_REGION_ROLE_IMPLICIT_BARRIER);
+    }
+}
+
+}  // namespace
+
+ArchiveResult write_otf2(const ArchiveRequest& request) {
+    ArchiveResult result;
+    std::error_code error;
+    if (std::filesystem::exists(request.path, error)) {
+        result.error = fmt::format("{} exists", request.path);
+        return result;
+    }
+    const std::filesystem::path path(request.path);
+    std::unique_ptr<OTF2_Archive, ArchiveCloser> archive(
+        OTF2_Archive_Open(path.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
+    if (!archive) {
+        result.error = fmt::format("could not create the OTF2 archive {}", request.path);
+        return result;
+    }
+    OTF2_Archive_SetFlushCallbacks(archive.get(), &flush_callbacks, nullptr);
+    OTF2_Archive_SetSerialCollectiveCallbacks(archive.get());
+    OTF2_Archive_SetCreator(archive.get(), "ompp " OMPP_VERSION);
+    OTF2_Archive_SetMachineName(archive.get(), "localhost");
+    OTF2_Archive_OpenEvtFiles(archive.get());
+
+    std::unordered_map<std::uint32_t, const model::Region*> regions;
+    for (const model::Region& region : request.regions) regions.emplace(region.id, &region);
+    LocationWriter::lock_ids().clear();
+    const std::vector<std::uint32_t> threads = traced_threads();
+    std::vector<std::uint64_t> events_per_location;
+    for (const std::uint32_t thread : threads) {
+        OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
+        LocationWriter location(writer, thread, regions, request.start);
+        read_records(thread, [&](std::span<const Record> records) {
+            for (const Record& record : records) location.write(record);
+        });
+        events_per_location.push_back(location.events());
+        result.events += location.events();
+        result.records += location.records();
+        OTF2_Archive_CloseEvtWriter(archive.get(), writer);
+    }
+    OTF2_Archive_CloseEvtFiles(archive.get());
+
+    // Every location needs its (empty) local definitions for readers.
+    OTF2_Archive_OpenDefFiles(archive.get());
+    for (const std::uint32_t thread : threads) {
+        OTF2_Archive_CloseDefWriter(archive.get(), OTF2_Archive_GetDefWriter(archive.get(), thread));
+    }
+    OTF2_Archive_CloseDefFiles(archive.get());
+
+    Definitions defs(OTF2_Archive_GetGlobalDefWriter(archive.get()));
+    const double resolution = request.seconds_per_tick > 0 ? 1.0 / request.seconds_per_tick : 1e9;
+    OTF2_GlobalDefWriter_WriteClockProperties(defs.writer(), static_cast<std::uint64_t>(resolution + 0.5), 0,
+                                              request.end > request.start ? request.end - request.start : 0,
+                                              OTF2_UNDEFINED_TIMESTAMP);
+    OTF2_GlobalDefWriter_WriteParadigm(defs.writer(), OTF2_PARADIGM_OPENMP, defs.string("OpenMP"),
+                                       OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN);
+    write_regions(defs, request.regions);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(defs.writer(), 0, defs.string("localhost"), defs.string("machine"),
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteLocationGroup(defs.writer(), 0, defs.string(request.application),
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+    std::vector<std::uint64_t> members;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        OTF2_GlobalDefWriter_WriteLocation(defs.writer(), threads[i],
+                                           defs.string(fmt::format("OpenMP thread {}", threads[i])),
+                                           OTF2_LOCATION_TYPE_CPU_THREAD, events_per_location[i], 0);
+        members.push_back(threads[i]);
+    }
+    OTF2_GlobalDefWriter_WriteGroup(defs.writer(), 0, defs.string("OpenMP threads"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+                                    static_cast<std::uint32_t>(members.size()), members.data());
+    std::vector<std::uint64_t> ranks(members.size());
+    for (std::size_t i = 0; i < ranks.size(); ++i) ranks[i] = i;
+    OTF2_GlobalDefWriter_WriteGroup(defs.writer(), 1, defs.string("OpenMP team"), OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+                                    static_cast<std::uint32_t>(ranks.size()), ranks.data());
+    OTF2_GlobalDefWriter_WriteComm(defs.writer(), kTeam, defs.string("OpenMP team"), 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    OTF2_Archive_CloseGlobalDefWriter(archive.get(), defs.writer());
+    if (OTF2_Archive_Close(archive.release()) != OTF2_SUCCESS) {
+        result.error = fmt::format("could not complete the OTF2 archive {}", request.path);
+    }
+    return result;
+}
+
+}  // namespace ompp::trace
