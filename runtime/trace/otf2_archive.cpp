@@ -101,14 +101,20 @@ TaskId task_id(std::uint64_t handle, std::uint32_t thread) {
     return {static_cast<std::uint32_t>((handle >> 40) - 1), static_cast<std::uint32_t>(handle & 0xffffffffU)};
 }
 
-constexpr OTF2_CommRef kTeam = 0;
+// Thread teams: one OTF2 communicator per thread that forks, "team of
+// thread N" (the comm's index is the thread's location index), so that a
+// reader finds each team's master from its ThreadTeamBegin.
+using TeamOf = std::unordered_map<std::uint32_t, OTF2_CommRef>;
 
 // One location's events: the recorded records mapped, in order.
 class LocationWriter {
 public:
     LocationWriter(OTF2_EvtWriter* writer, std::uint32_t thread,
-                   const std::unordered_map<std::uint32_t, const model::Region*>& regions, std::uint64_t start)
-        : writer_(writer), thread_(thread), regions_(regions), start_(start) {}
+                   const std::unordered_map<std::uint32_t, const model::Region*>& regions, const TeamOf& team_of,
+                   std::uint64_t start)
+        : writer_(writer), thread_(thread), regions_(regions), team_of_(team_of), start_(start) {
+        teams_.push_back(comm_of(thread));
+    }
 
     void write(const Record& r) {
         ++records_;
@@ -132,17 +138,19 @@ public:
             break;
         case Event::Join: count(OTF2_EvtWriter_ThreadJoin(writer_, nullptr, time, OTF2_PARADIGM_OPENMP)); break;
         case Event::TeamBegin:
-            count(OTF2_EvtWriter_ThreadTeamBegin(writer_, nullptr, time, kTeam));
+            teams_.push_back(comm_of(static_cast<std::uint32_t>(r.value)));
+            count(OTF2_EvtWriter_ThreadTeamBegin(writer_, nullptr, time, teams_.back()));
             enter(time, region_ref(r.region, Part::Construct));
             break;
         case Event::TeamEnd:
             leave(time, region_ref(r.region, Part::Construct));
-            count(OTF2_EvtWriter_ThreadTeamEnd(writer_, nullptr, time, kTeam));
+            count(OTF2_EvtWriter_ThreadTeamEnd(writer_, nullptr, time, teams_.back()));
+            if (teams_.size() > 1) teams_.pop_back();
             break;
         case Event::TaskCreate: {
             enter(time, region_ref(r.region, Part::Construct));
             const TaskId task = task_id(r.value, thread_);
-            count(OTF2_EvtWriter_ThreadTaskCreate(writer_, nullptr, time, kTeam, task.creator, task.generation));
+            count(OTF2_EvtWriter_ThreadTaskCreate(writer_, nullptr, time, teams_.back(), task.creator, task.generation));
             break;
         }
         case Event::TaskBegin:
@@ -155,7 +163,7 @@ public:
             const std::uint64_t finished = running_.empty() ? 0 : running_.back();
             if (!running_.empty()) running_.pop_back();
             const TaskId task = task_id(finished, thread_);
-            count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, kTeam, task.creator, task.generation));
+            count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, teams_.back(), task.creator, task.generation));
             current_ = kNoTask;
             break;
         }
@@ -181,6 +189,10 @@ private:
     static constexpr std::uint64_t kNoTask = ~std::uint64_t{0};
 
     void count(OTF2_ErrorCode) { ++events_; }
+    OTF2_CommRef comm_of(std::uint32_t thread) const {
+        const auto it = team_of_.find(thread);
+        return it != team_of_.end() ? it->second : 0;
+    }
     void enter(OTF2_TimeStamp time, OTF2_RegionRef region) {
         count(OTF2_EvtWriter_Enter(writer_, nullptr, time, region));
     }
@@ -212,13 +224,15 @@ private:
         if (task == current_) return;
         current_ = task;
         const TaskId id = task_id(task, thread_);
-        count(OTF2_EvtWriter_ThreadTaskSwitch(writer_, nullptr, time, kTeam, id.creator, id.generation));
+        count(OTF2_EvtWriter_ThreadTaskSwitch(writer_, nullptr, time, teams_.back(), id.creator, id.generation));
     }
 
     OTF2_EvtWriter* writer_;
     std::uint32_t thread_;
     const std::unordered_map<std::uint32_t, const model::Region*>& regions_;
+    const TeamOf& team_of_;
     std::uint64_t start_;
+    std::vector<OTF2_CommRef> teams_;  // the teams this thread is in, innermost last
     std::uint64_t current_ = 0;  // the implicit task
     std::vector<std::uint64_t> running_;  // explicit tasks begun on this thread, innermost last
     std::map<std::uint32_t, std::uint32_t> acquisitions_;
@@ -292,10 +306,12 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
     for (const model::Region& region : request.regions) regions.emplace(region.id, &region);
     LocationWriter::lock_ids().clear();
     const std::vector<std::uint32_t> threads = traced_threads();
+    TeamOf team_of;
+    for (std::size_t i = 0; i < threads.size(); ++i) team_of.emplace(threads[i], static_cast<OTF2_CommRef>(i));
     std::vector<std::uint64_t> events_per_location;
     for (const std::uint32_t thread : threads) {
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
-        LocationWriter location(writer, thread, regions, request.start);
+        LocationWriter location(writer, thread, regions, team_of, request.start);
         read_records(thread, [&](std::span<const Record> records) {
             for (const Record& record : records) location.write(record);
         });
@@ -340,8 +356,11 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
     OTF2_GlobalDefWriter_WriteGroup(defs.writer(), 1, defs.string("OpenMP team"), OTF2_GROUP_TYPE_COMM_GROUP,
                                     OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
                                     static_cast<std::uint32_t>(ranks.size()), ranks.data());
-    OTF2_GlobalDefWriter_WriteComm(defs.writer(), kTeam, defs.string("OpenMP team"), 1, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        OTF2_GlobalDefWriter_WriteComm(defs.writer(), static_cast<OTF2_CommRef>(i),
+                                       defs.string(fmt::format("OpenMP team of thread {}", threads[i])), 1,
+                                       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    }
     OTF2_Archive_CloseGlobalDefWriter(archive.get(), defs.writer());
     if (OTF2_Archive_Close(archive.release()) != OTF2_SUCCESS) {
         result.error = fmt::format("could not complete the OTF2 archive {}", request.path);
