@@ -238,6 +238,12 @@ std::string ThreadWalk::step(const Event& event, const Trace& trace) {
     return {};
 }
 
+const std::vector<ThreadWalk::Open>& ThreadWalk::stack() const {
+    static const std::vector<Open> none;
+    const auto it = stacks_.find(current_);
+    return it != stacks_.end() ? it->second : none;
+}
+
 std::size_t ThreadWalk::open_regions() const {
     std::size_t open = 0;
     for (const auto& [task, stack] : stacks_) open += stack.size();

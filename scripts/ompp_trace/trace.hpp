@@ -84,7 +84,9 @@ public:
     // a Leave that matches, `left()` is the region it closes.
     std::string step(const Event& event, const Trace& trace);
     TaskKey current() const { return current_; }
-    const std::vector<Open>& stack() const { return stacks_.at(current_); }
+    // The running task's open regions (none between a task's completion
+    // and the switch to the next).
+    const std::vector<Open>& stack() const;
     const Open& left() const { return left_; }
     // Regions still open in any task at the end.
     std::size_t open_regions() const;
