@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -106,13 +107,71 @@ TaskId task_id(std::uint64_t handle, std::uint32_t thread) {
 // reader finds each team's master from its ThreadTeamBegin.
 using TeamOf = std::unordered_map<std::uint32_t, OTF2_CommRef>;
 
+using Regions = std::unordered_map<std::uint32_t, const model::Region*>;
+
+// Critical and ordered bodies hold a lock (Score-P: one per critical name),
+// keyed apart from lock addresses.
+std::optional<std::uint64_t> lock_key(const Record& r, const Regions& regions) {
+    if (r.event == Event::LockAcquire || r.event == Event::LockRelease) return r.value;
+    if (r.event != Event::BodyBegin && r.event != Event::BodyEnd) return std::nullopt;
+    const auto it = regions.find(r.region);
+    if (it == regions.end() || (it->second->kind != RegionKind::Critical && it->second->kind != RegionKind::Ordered))
+        return std::nullopt;
+    return ~std::uint64_t{0} - r.region;
+}
+bool acquires(const Record& r) { return r.event == Event::LockAcquire || r.event == Event::BodyBegin; }
+
+// OTF2 lock ids (dense) and acquisition orders: per lock, every thread's
+// acquisitions numbered in time order, found in a pass over all records
+// before the events are written thread by thread.
+class Locks {
+public:
+    Locks(const std::vector<std::uint32_t>& threads, const Regions& regions) {
+        struct Acquisition {
+            std::uint64_t key;
+            std::uint64_t time;
+            std::uint32_t thread;
+        };
+        std::vector<Acquisition> all;
+        for (const std::uint32_t thread : threads) {
+            read_records(thread, [&](std::span<const Record> records) {
+                for (const Record& r : records) {
+                    if (const auto key = lock_key(r, regions); key && acquires(r)) all.push_back({*key, r.time, thread});
+                }
+            });
+        }
+        std::stable_sort(all.begin(), all.end(), [](const Acquisition& a, const Acquisition& b) {
+            return a.key != b.key ? a.key < b.key : a.time < b.time;
+        });
+        std::uint32_t order = 0;
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            order = i > 0 && all[i - 1].key == all[i].key ? order + 1 : 0;
+            orders_[{all[i].thread, all[i].key}].push_back(order);
+            id(all[i].key);
+        }
+    }
+    std::uint32_t id(std::uint64_t key) {
+        return ids_.try_emplace(key, static_cast<std::uint32_t>(ids_.size())).first->second;
+    }
+    // The order of `thread`'s next acquisition of `key`.
+    std::uint32_t next_order(std::uint32_t thread, std::uint64_t key) {
+        auto& orders = orders_[{thread, key}];
+        auto& next = next_[{thread, key}];
+        return next < orders.size() ? orders[next++] : static_cast<std::uint32_t>(next++);
+    }
+
+private:
+    std::unordered_map<std::uint64_t, std::uint32_t> ids_;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::uint32_t>> orders_;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> next_;
+};
+
 // One location's events: the recorded records mapped, in order.
 class LocationWriter {
 public:
-    LocationWriter(OTF2_EvtWriter* writer, std::uint32_t thread,
-                   const std::unordered_map<std::uint32_t, const model::Region*>& regions, const TeamOf& team_of,
-                   std::uint64_t start)
-        : writer_(writer), thread_(thread), regions_(regions), team_of_(team_of), start_(start) {
+    LocationWriter(OTF2_EvtWriter* writer, std::uint32_t thread, const Regions& regions, const TeamOf& team_of,
+                   Locks& locks, std::uint64_t start)
+        : writer_(writer), thread_(thread), regions_(regions), team_of_(team_of), locks_(locks), start_(start) {
         teams_.push_back(comm_of(thread));
     }
 
@@ -123,12 +182,12 @@ public:
         case Event::Enter: enter(time, region_ref(r.region, Part::Construct)); break;
         case Event::Leave: leave(time, region_ref(r.region, Part::Construct)); break;
         case Event::BodyBegin:
-            if (is_lock_like(r.region)) acquire(time, critical_lock(r.region));
+            if (const auto key = lock_key(r, regions_)) acquire(time, *key);
             enter(time, region_ref(r.region, Part::Body));
             break;
         case Event::BodyEnd:
             leave(time, region_ref(r.region, Part::Body));
-            if (is_lock_like(r.region)) release(time, critical_lock(r.region));
+            if (const auto key = lock_key(r, regions_)) release(time, *key);
             break;
         case Event::BarrierEnter: enter(time, region_ref(r.region, Part::ImplicitBarrier)); break;
         case Event::BarrierLeave: leave(time, region_ref(r.region, Part::ImplicitBarrier)); break;
@@ -170,20 +229,15 @@ public:
         case Event::Resume: switch_to(time, r.value); break;
         case Event::LockRequest: enter(time, region_ref(r.region, Part::Construct)); break;
         case Event::LockAcquire:
-            acquire(time, lock_id(r.value));
+            acquire(time, r.value);
             leave(time, region_ref(r.region, Part::Construct));
             break;
-        case Event::LockRelease: release(time, lock_id(r.value)); break;
+        case Event::LockRelease: release(time, r.value); break;
         }
     }
 
     std::uint64_t events() const { return events_; }
     std::uint64_t records() const { return records_; }
-    // Lock ids are global: every location's writer shares one map.
-    static std::unordered_map<std::uint64_t, std::uint32_t>& lock_ids() {
-        static std::unordered_map<std::uint64_t, std::uint32_t> ids;
-        return ids;
-    }
 
 private:
     static constexpr std::uint64_t kNoTask = ~std::uint64_t{0};
@@ -199,25 +253,17 @@ private:
     void leave(OTF2_TimeStamp time, OTF2_RegionRef region) {
         count(OTF2_EvtWriter_Leave(writer_, nullptr, time, region));
     }
-    // Critical and ordered bodies hold a lock (Score-P: one per critical name).
-    bool is_lock_like(std::uint32_t region) const {
-        const auto it = regions_.find(region);
-        return it != regions_.end() &&
-               (it->second->kind == RegionKind::Critical || it->second->kind == RegionKind::Ordered);
+    void acquire(OTF2_TimeStamp time, std::uint64_t key) {
+        const std::uint32_t order = locks_.next_order(thread_, key);
+        held_[key].push_back(order);
+        count(OTF2_EvtWriter_ThreadAcquireLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, locks_.id(key), order));
     }
-    std::uint32_t critical_lock(std::uint32_t region) { return lock_id(~std::uint64_t{0} - region); }
-    static std::uint32_t lock_id(std::uint64_t lock) {
-        auto& ids = lock_ids();
-        return ids.try_emplace(lock, static_cast<std::uint32_t>(ids.size())).first->second;
-    }
-    void acquire(OTF2_TimeStamp time, std::uint32_t lock) {
-        count(OTF2_EvtWriter_ThreadAcquireLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, lock,
-                                               acquisitions_[lock]++));
-    }
-    void release(OTF2_TimeStamp time, std::uint32_t lock) {
-        const auto order = acquisitions_[lock];
-        count(OTF2_EvtWriter_ThreadReleaseLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, lock,
-                                               order > 0 ? order - 1 : 0));
+    // A release carries its acquisition's order (nest locks: the innermost).
+    void release(OTF2_TimeStamp time, std::uint64_t key) {
+        auto& held = held_[key];
+        const std::uint32_t order = held.empty() ? 0 : held.back();
+        if (!held.empty()) held.pop_back();
+        count(OTF2_EvtWriter_ThreadReleaseLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, locks_.id(key), order));
     }
     void switch_to(OTF2_TimeStamp time, std::uint64_t handle) {
         const std::uint64_t task = static_cast<std::int64_t>(handle) <= 0 ? 0 : handle;
@@ -229,13 +275,14 @@ private:
 
     OTF2_EvtWriter* writer_;
     std::uint32_t thread_;
-    const std::unordered_map<std::uint32_t, const model::Region*>& regions_;
+    const Regions& regions_;
     const TeamOf& team_of_;
+    Locks& locks_;
     std::uint64_t start_;
     std::vector<OTF2_CommRef> teams_;  // the teams this thread is in, innermost last
     std::uint64_t current_ = 0;  // the implicit task
     std::vector<std::uint64_t> running_;  // explicit tasks begun on this thread, innermost last
-    std::map<std::uint32_t, std::uint32_t> acquisitions_;
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> held_;  // lock -> orders held, innermost last
     std::uint64_t events_ = 0;
     std::uint64_t records_ = 0;
 };
@@ -302,16 +349,16 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
     OTF2_Archive_SetMachineName(archive.get(), "localhost");
     OTF2_Archive_OpenEvtFiles(archive.get());
 
-    std::unordered_map<std::uint32_t, const model::Region*> regions;
+    Regions regions;
     for (const model::Region& region : request.regions) regions.emplace(region.id, &region);
-    LocationWriter::lock_ids().clear();
     const std::vector<std::uint32_t> threads = traced_threads();
+    Locks locks(threads, regions);
     TeamOf team_of;
     for (std::size_t i = 0; i < threads.size(); ++i) team_of.emplace(threads[i], static_cast<OTF2_CommRef>(i));
     std::vector<std::uint64_t> events_per_location;
     for (const std::uint32_t thread : threads) {
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
-        LocationWriter location(writer, thread, regions, team_of, request.start);
+        LocationWriter location(writer, thread, regions, team_of, locks, request.start);
         read_records(thread, [&](std::span<const Record> records) {
             for (const Record& record : records) location.write(record);
         });

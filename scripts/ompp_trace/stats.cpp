@@ -13,12 +13,14 @@ std::size_t write_stats(const Trace& trace, std::ostream& out) {
     std::map<std::string, std::uint64_t> enters;
     std::set<TaskKey> created, started, completed;
     std::map<std::uint32_t, std::int64_t> held;  // lock -> acquires minus releases
+    std::set<std::pair<std::uint32_t, std::uint32_t>> orders;  // (lock, acquisition order): each once
     nlohmann::ordered_json threads = nlohmann::json::object();
     std::uint64_t events = 0;
     for (const auto& [location, thread_events] : trace.threads) {
         ThreadWalk walk(location);
         std::map<std::string, std::uint64_t> thread_kinds;
         std::uint64_t previous = 0;
+        std::map<std::uint32_t, std::vector<std::uint32_t>> holding;  // lock -> orders this thread holds
         for (const Event& event : thread_events) {
             if (event.time < previous) {
                 problems.push_back("thread " + std::to_string(location) + ": time goes back at " +
@@ -37,8 +39,24 @@ std::size_t write_stats(const Trace& trace, std::ostream& out) {
                 if (event.b != 0) started.insert(event.task());
                 break;
             case Kind::TaskComplete: completed.insert(event.task()); break;
-            case Kind::AcquireLock: ++held[event.a]; break;
-            case Kind::ReleaseLock: --held[event.a]; break;
+            case Kind::AcquireLock:
+                ++held[event.a];
+                holding[event.a].push_back(event.b);
+                if (!orders.insert({event.a, event.b}).second) {
+                    problems.push_back("lock " + std::to_string(event.a) + ": acquisition order " +
+                                       std::to_string(event.b) + " used twice");
+                }
+                break;
+            case Kind::ReleaseLock:
+                --held[event.a];
+                if (holding[event.a].empty() || holding[event.a].back() != event.b) {
+                    problems.push_back("thread " + std::to_string(location) + ": release of lock " +
+                                       std::to_string(event.a) + " (order " + std::to_string(event.b) +
+                                       ") it did not acquire");
+                } else {
+                    holding[event.a].pop_back();
+                }
+                break;
             default: break;
             }
         }
