@@ -93,10 +93,10 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     thread.resume(old_task, now);
     const RegionRecord& region = region_of(handle, nullptr, fallback);
     const bool measure = measured(region.info.kind);
-    if (ompp::trace::recording()) [[unlikely]] {
-        traced(thread, E::Resume, region, now, static_cast<std::uint64_t>(old_task));
-        if (measure) traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave : E::Leave, region, now);
-    }
+    traced(thread, !measure                          ? E::Resume
+                   : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                      : E::SchedulingLeave,
+           region, now, static_cast<std::uint64_t>(old_task));
     if (!measure) return;
     thread.exit(region, now, node_kind);
 }

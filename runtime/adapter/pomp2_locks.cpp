@@ -92,9 +92,9 @@ void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
     const auto acquired = m.now();
     thread.lock_acquired(region, called, acquired);
     if (ompp::trace::recording()) [[unlikely]] {
-        const auto address = reinterpret_cast<std::uintptr_t>(lock);
-        ompp::adapter::traced(thread, Event::LockRequest, region, called, address);
-        ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, address);
+        const std::uint32_t id = ompp::trace::lock_id(lock);
+        ompp::adapter::traced(thread, Event::LockRequest, region, called, id);
+        ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, id);
     }
 }
 
@@ -122,7 +122,9 @@ void measured_unset(void* lock, Release release) {
     ompp::core::ThreadState& thread = m->this_thread();
     const RegionRecord& region = lock_region(lock);
     thread.lock_released(region, called, m->now());
-    ompp::adapter::traced(thread, Event::LockRelease, region, called, reinterpret_cast<std::uintptr_t>(lock));
+    if (ompp::trace::recording()) [[unlikely]] {
+        ompp::adapter::traced(thread, Event::LockRelease, region, called, ompp::trace::lock_id(lock));
+    }
 }
 
 template <typename Try>

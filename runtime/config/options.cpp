@@ -57,7 +57,7 @@ constexpr std::array kOptions{
                "Also record every event (time, thread, region, task) and write it as an OTF2 archive, "
                "<report stem>.otf2/traces.otf2, beside the profile.  See docs/tracing.md."},
     OptionSpec{"OMPP_TRACE_BUFFER", T::Integer, "4194304",
-               "Bytes of trace buffer per thread (24 bytes per event).  A full buffer is written to a "
+               "Bytes of trace buffer per thread (16 bytes per event).  A full buffer is written to a "
                "temporary file (OMPP_TRACE_MODE=flush) or later events are dropped (memory).",
                {}, 48, 1e12},
     OptionSpec{"OMPP_TRACE_MODE", T::Choice, "flush",

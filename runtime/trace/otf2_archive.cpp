@@ -111,7 +111,7 @@ using Regions = std::unordered_map<std::uint32_t, const model::Region*>;
 
 // Critical and ordered bodies hold a lock (Score-P: one per critical name),
 // keyed apart from lock addresses.
-std::optional<std::uint64_t> lock_key(const Record& r, const Regions& regions) {
+std::optional<std::uint64_t> lock_key(const TraceEvent& r, const Regions& regions) {
     if (r.event == Event::LockAcquire || r.event == Event::LockRelease) return r.value;
     if (r.event != Event::BodyBegin && r.event != Event::BodyEnd) return std::nullopt;
     const auto it = regions.find(r.region);
@@ -119,14 +119,14 @@ std::optional<std::uint64_t> lock_key(const Record& r, const Regions& regions) {
         return std::nullopt;
     return ~std::uint64_t{0} - r.region;
 }
-bool acquires(const Record& r) { return r.event == Event::LockAcquire || r.event == Event::BodyBegin; }
+bool acquires(const TraceEvent& r) { return r.event == Event::LockAcquire || r.event == Event::BodyBegin; }
 
 // OTF2 lock ids (dense) and acquisition orders: per lock, every thread's
 // acquisitions numbered in time order, found in a pass over all records
 // before the events are written thread by thread.
 class Locks {
 public:
-    Locks(const std::vector<std::uint32_t>& threads, const Regions& regions) {
+    Locks(const std::vector<std::uint32_t>& threads, const Regions& regions, std::uint64_t origin) {
         struct Acquisition {
             std::uint64_t key;
             std::uint64_t time;
@@ -134,10 +134,8 @@ public:
         };
         std::vector<Acquisition> all;
         for (const std::uint32_t thread : threads) {
-            read_records(thread, [&](std::span<const Record> records) {
-                for (const Record& r : records) {
-                    if (const auto key = lock_key(r, regions); key && acquires(r)) all.push_back({*key, r.time, thread});
-                }
+            read_events(thread, origin, [&](const TraceEvent& r) {
+                if (const auto key = lock_key(r, regions); key && acquires(r)) all.push_back({*key, r.time, thread});
             });
         }
         std::stable_sort(all.begin(), all.end(), [](const Acquisition& a, const Acquisition& b) {
@@ -175,7 +173,7 @@ public:
         teams_.push_back(comm_of(thread));
     }
 
-    void write(const Record& r) {
+    void write(const TraceEvent& r) {
         ++records_;
         const OTF2_TimeStamp time = r.time >= start_ ? r.time - start_ : 0;
         switch (r.event) {
@@ -190,7 +188,14 @@ public:
             if (const auto key = lock_key(r, regions_)) release(time, *key);
             break;
         case Event::BarrierEnter: enter(time, region_ref(r.region, Part::ImplicitBarrier)); break;
-        case Event::BarrierLeave: leave(time, region_ref(r.region, Part::ImplicitBarrier)); break;
+        case Event::BarrierLeave:
+            switch_to(time, r.value);
+            leave(time, region_ref(r.region, Part::ImplicitBarrier));
+            break;
+        case Event::SchedulingLeave:
+            switch_to(time, r.value);
+            leave(time, region_ref(r.region, Part::Construct));
+            break;
         case Event::Fork:
             count(OTF2_EvtWriter_ThreadFork(writer_, nullptr, time, OTF2_PARADIGM_OPENMP,
                                             static_cast<std::uint32_t>(r.value)));
@@ -352,16 +357,14 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
     Regions regions;
     for (const model::Region& region : request.regions) regions.emplace(region.id, &region);
     const std::vector<std::uint32_t> threads = traced_threads();
-    Locks locks(threads, regions);
+    Locks locks(threads, regions, request.start);
     TeamOf team_of;
     for (std::size_t i = 0; i < threads.size(); ++i) team_of.emplace(threads[i], static_cast<OTF2_CommRef>(i));
     std::vector<std::uint64_t> events_per_location;
     for (const std::uint32_t thread : threads) {
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
         LocationWriter location(writer, thread, regions, team_of, locks, request.start);
-        read_records(thread, [&](std::span<const Record> records) {
-            for (const Record& record : records) location.write(record);
-        });
+        read_events(thread, request.start, [&](const TraceEvent& event) { location.write(event); });
         events_per_location.push_back(location.events());
         result.events += location.events();
         result.records += location.records();

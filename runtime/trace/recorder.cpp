@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace ompp::trace {
@@ -69,6 +71,13 @@ void spill(ThreadBuffer& buffer) {
     buffer.next = buffer.begin;
 }
 
+// A fork()ed child shares its parent's spill files and copies of its buffers:
+// it traces nothing (its profile is written as usual).
+void stop_in_child() {
+    g_recording.store(false);
+    g_stopped.store(true);
+}
+
 }  // namespace
 
 ThreadBuffer* make_room(std::uint32_t thread) {
@@ -93,14 +102,17 @@ ThreadBuffer* make_room(std::uint32_t thread) {
 }
 
 void start(const Settings& settings) {
+    static std::once_flag fork_handler;
+    std::call_once(fork_handler, [] { ::pthread_atfork(nullptr, nullptr, stop_in_child); });
     std::lock_guard lock(g_mutex);
     g_settings = settings;
     g_stopped.store(false);
     g_recording.store(true);
 }
 
+// No lock: a fork()ed child may stop while another thread of its parent
+// held the mutex at the fork.
 bool stop() {
-    std::lock_guard lock(g_mutex);
     const bool was_recording = g_recording.exchange(false);
     g_stopped.store(true, std::memory_order_release);
     return was_recording;
@@ -130,7 +142,30 @@ std::vector<std::uint32_t> traced_threads() {
     return threads;
 }
 
-void read_records(std::uint32_t thread, const std::function<void(std::span<const Record>)>& chunk) {
+TraceEvent decode(const Record& record, std::uint64_t origin) {
+    constexpr std::uint64_t kTimeMask = (std::uint64_t{1} << 52) - 1;
+    const auto event = static_cast<Event>(record.region_event >> 24);
+    const std::uint64_t high = record.stamp >> 52;
+    const std::uint64_t value = carries_task(event) && high != 0 ? high << 40 | record.low : record.low;
+    const std::uint64_t time = origin + (((record.stamp & kTimeMask) - origin) & kTimeMask);
+    return {time, value, record.region_event & 0xffffffU, event};
+}
+
+std::uint32_t lock_id(const void* lock) {
+    static std::mutex mutex;
+    static std::unordered_map<const void*, std::uint32_t> ids;
+    thread_local std::unordered_map<const void*, std::uint32_t> cache;
+    if (const auto it = cache.find(lock); it != cache.end()) return it->second;
+    std::lock_guard guard(mutex);
+    const std::uint32_t id = ids.try_emplace(lock, static_cast<std::uint32_t>(ids.size())).first->second;
+    cache.emplace(lock, id);
+    return id;
+}
+
+void read_events(std::uint32_t thread, std::uint64_t origin, const std::function<void(const TraceEvent&)>& visit) {
+    const auto chunk = [&](std::span<const Record> records) {
+        for (const Record& record : records) visit(decode(record, origin));
+    };
     const ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
     if (buffer == nullptr) return;
     if (buffer->spilled > 0) {

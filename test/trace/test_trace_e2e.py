@@ -20,6 +20,7 @@ import unittest
 
 PROGRAMS = None
 OMPP_TRACE = None
+OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
 
 
 def run_traced(program, args=(), env=None):
@@ -135,6 +136,30 @@ class TraceEvents(unittest.TestCase):
         self.assertTrue(all(e["dur"] >= 0 for e in slices))
         self.assertEqual(len([e for e in events if e["ph"] == "s"]), self.TASKS)
         self.assertEqual(len([e for e in events if e["ph"] == "f"]), self.TASKS)
+
+
+class Graph(unittest.TestCase):
+    def dot_nodes(self, tasks):
+        """ompp-view graph of trace_events with `tasks` tasks: its node count (the critical path printed)."""
+        archive, _ = run_traced("trace_events", (tasks, 2))
+        with tempfile.TemporaryDirectory() as work:
+            dot = os.path.join(work, "graph.dot")
+            proc = subprocess.run([OMPP_VIEW, "graph", archive, "-o", dot], capture_output=True, text=True,
+                                  timeout=120, env=dict(os.environ, OMPP_TRACE_TOOL=OMPP_TRACE))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("critical path:", proc.stdout)
+            with open(dot) as f:
+                text = f.read()
+        self.assertTrue(text.startswith("digraph"))
+        self.assertIn("color=red", text)
+        return len(re.findall(r"^\s*n\d+ \[label=", text, re.MULTILINE))
+
+    def test_repeated_structure_is_collapsed(self):
+        # Ten times the tasks, the same graph: its size follows the program's structure (which
+        # thread runs a task at which scheduling point varies, and with it a few classes).
+        few, many = self.dot_nodes(20), self.dot_nodes(200)
+        self.assertLessEqual(abs(many - few), 4)
+        self.assertLess(many, 60)
 
 
 class TraceOff(unittest.TestCase):
