@@ -3,9 +3,12 @@
 # machine, unlike wall time).  Usage: scripts/hotpath-instructions.sh [BUILD_DIR]
 # Prints one line per scenario: instructions per iteration, where an
 # iteration is a user-region pair, one construct instance, one task
-# created, begun and ended, one undeferred task created and run by a
-# running task (as below an if/final cut-off), or (fibnode) one node of fib without cut-off:
-# a task creating two child tasks that run at its taskwait (3 instances).
+# created, begun and ended, one task created and run at once by a
+# running task (included: the OpenMP runtime chose so; undeferred: its if
+# clause, passed by ompp's output, said so), one call of fib below an `if`
+# cut-off (fibcall: an undeferred task whose body has a taskwait), or (fibnode) one
+# node of fib without cut-off: a task creating two child tasks that run at
+# its taskwait (3 instances).
 set -eu
 build=${1:-build}
 driver="$build/bin/ompp_hotpath_counts"
@@ -16,7 +19,7 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic critical loop parallel task undeferred fibnode; do
+for scenario in user atomic critical loop parallel task included undeferred fibcall fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))

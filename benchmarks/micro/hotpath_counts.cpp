@@ -14,7 +14,7 @@ using namespace ompp::bench;
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|parallel|task|undeferred|fibnode ITERATIONS\n", argv[0]);
+        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|parallel|task|included|undeferred|fibcall|fibnode ITERATIONS\n", argv[0]);
         return 2;
     }
     const char* scenario = argv[1];
@@ -23,7 +23,11 @@ int main(int argc, char** argv) {
     static POMP2_Region_handle handle = nullptr, loop = nullptr, taskwait = nullptr;
     const bool task = std::strcmp(scenario, "task") == 0;
     const bool fibnode = std::strcmp(scenario, "fibnode") == 0;
+    const bool included = std::strcmp(scenario, "included") == 0;
     const bool undeferred = std::strcmp(scenario, "undeferred") == 0;
+    const bool fibcall = std::strcmp(scenario, "fibcall") == 0;
+    // The children's creator is a task running at the barrier.
+    const bool in_task = included || undeferred || fibcall;
     if (std::strcmp(scenario, "user") == 0) {
         for (long i = 0; i < iterations; ++i) user_region_pair(handle);
     } else if (std::strcmp(scenario, "atomic") == 0) {
@@ -34,24 +38,27 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
     } else if (std::strcmp(scenario, "parallel") == 0) {
         for (long i = 0; i < iterations; ++i) parallel_instance(handle);
-    } else if (task || fibnode || undeferred) {
+    } else if (task || fibnode || in_task) {
         // Tasks run inside a scheduling point, as in a parallel region.
         POMP2_For_enter(&loop, kFor.c_str());
         POMP2_Task_handle old_barrier;
         POMP2_Implicit_barrier_enter(&loop, &old_barrier);
-        // undeferred: the children's creator is a task running at the barrier.
-        POMP2_Task_handle parent = undeferred ? POMP2_Get_new_task_handle() : 0;
-        if (undeferred) POMP2_Task_begin(&handle, parent);
+        POMP2_Task_handle parent = in_task ? POMP2_Get_new_task_handle() : 0;
+        if (in_task) POMP2_Task_begin(&handle, parent);
         for (long i = 0; i < iterations; ++i) {
             if (task) {
                 task_create_begin_end(handle);
+            } else if (included) {
+                included_task_in_task(handle);
             } else if (undeferred) {
                 undeferred_task_in_task(handle);
+            } else if (fibcall) {
+                fib_call_below_cutoff(handle, taskwait);
             } else {
                 task_with_two_children_and_taskwait(handle, taskwait);
             }
         }
-        if (undeferred) POMP2_Task_end(&handle);
+        if (in_task) POMP2_Task_end(&handle);
         POMP2_Implicit_barrier_exit(&loop, old_barrier);
         POMP2_For_exit(&loop);
     } else {

@@ -70,13 +70,36 @@ inline void task_create_begin_end(POMP2_Region_handle& task) {
     POMP2_Task_end(&task);
 }
 
-// One undeferred (`if(0)`) or included (`final`) task created by a running
-// task: the child runs inside its creation, as below a BOTS clause cut-off.
-inline void undeferred_task_in_task(POMP2_Region_handle& task) {
+// One task created by a running task that the OpenMP runtime runs at once
+// inside its creation (the instrumented code could not tell in advance).
+inline void included_task_in_task(POMP2_Region_handle& task) {
     POMP2_Task_handle creator, child;
     POMP2_Task_create_begin(&task, &child, &creator, 1, kTask.c_str());
     POMP2_Task_begin(&task, child);
     POMP2_Task_end(&task);
+    POMP2_Task_create_end(&task, creator);
+}
+
+// One undeferred (`if(0)`) task created by a running task, its clauses
+// passed (ompp's output): counted without a clock.
+inline void undeferred_task_in_task(POMP2_Region_handle& task) {
+    POMP2_Task_handle creator, child;
+    POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
+    POMP2_Task_begin(&task, child);
+    POMP2_Task_end_of(&task, child);
+    POMP2_Task_create_end(&task, creator);
+}
+
+// One call of fib below a BOTS `if` cut-off: an undeferred task whose body
+// ends with a taskwait that has nothing to wait for (its children, the next
+// calls, were undeferred too).
+inline void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
+    POMP2_Task_handle creator, child, current;
+    POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
+    POMP2_Task_begin(&task, child);
+    POMP2_Taskwait_begin(&taskwait, &current, kTaskwait.c_str());
+    POMP2_Taskwait_end(&taskwait, current);
+    POMP2_Task_end_of(&task, child);
     POMP2_Task_create_end(&task, creator);
 }
 

@@ -37,6 +37,21 @@ void POMP2_Taskgroup_exit(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle p
 void POMP2_Taskgroup_begin(POMP2_Region_handle* pomp2_handle);
 void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
 
+/* task, with its if and final clauses evaluated (1 for a clause the task
+ * lacks) and passed on, as the construct then gets them: `if(pomp2_if)
+ * final(pomp2_final)`.  A task they make run at once inside its creation
+ * (undeferred, or included in a final task) costs about a call in the plain
+ * program; libompp then counts it without reading the clock, sets
+ * *pomp2_new_task to a value for which POMP2_Task_begin and
+ * POMP2_Task_end_of do nothing, and *pomp2_old_task to a value that
+ * POMP2_Task_create_end recognises.  Otherwise as POMP2_Task_create_begin.
+ * Tasks created with it end with POMP2_Task_end_of, which is POMP2_Task_end
+ * given the task's handle (the task body's firstprivate pomp2_new_task). */
+void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
+                                   POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
+                                   const char ctc_string[]);
+void POMP2_Task_end_of(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_task);
+
 /* taskyield: a scheduling point. */
 void POMP2_Taskyield_begin(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
                            const char ctc_string[]);

@@ -336,27 +336,58 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
   // The new task's id reaches the task body by value: firstprivate.  Without
   // an editable pragma the implicit firstprivate rule of task does it, unless
   // a default clause overrides that rule.
+  //
+  // ompp's own output evaluates the if and final clauses once, before the
+  // creation event, passes them to it and gives the construct the values
+  // (OPARI2 does so with pomp2_if): a task they make undeferred or included
+  // is then counted without a clock (POMP2_Task_create_begin_final).
+  bool PassClauses = D.Pragma && !Ctx.Options.Opari2Compatible;
+  std::string ClauseValues;
+  auto passed = [&](const Clause &Cl, const char *Variable) {
+    llvm::StringRef Argument = Cl.Argument;
+    std::string Modifier;
+    if (Cl.NameModifier != OMPD_unknown) { // if(task: <expression>)
+      auto [Name, Expression] = Argument.split(':');
+      Modifier = Name.trim().str() + ": ";
+      Argument = Expression;
+    }
+    ClauseValues += "\nint " + std::string(Variable) + " = !!(" + Argument.trim().str() + ");";
+    return getOpenMPClauseName(Cl.Kind).str() + "(" + Modifier + Variable + ")";
+  };
   bool BodyEvents = true;
-  if (D.Pragma)
-    Ctx.replacePragma(D, pragmaText("task", D,
-                                    [&](const Clause &Cl) {
-                                      return Cl.Kind != OMPC_untied || KeepUntied;
-                                    },
-                                    " firstprivate(pomp2_new_task)"));
-  else if (D.has(OMPC_default)) {
+  if (D.Pragma) {
+    std::vector<std::string> Kept;
+    for (const Clause &Cl : D.Clauses) {
+      if (Cl.Kind == OMPC_untied && !KeepUntied)
+        continue;
+      if (PassClauses && Cl.Kind == OMPC_if)
+        Kept.push_back(passed(Cl, "pomp2_if"));
+      else if (PassClauses && Cl.Kind == OMPC_final)
+        Kept.push_back(passed(Cl, "pomp2_final"));
+      else
+        Kept.push_back(Cl.Text);
+    }
+    Ctx.replacePragma(D, pragmaLine("task", Kept, " firstprivate(pomp2_new_task)"));
+  } else if (D.has(OMPC_default)) {
     BodyEvents = false;
     Ctx.warn(D.Line, "task at line " + std::to_string(D.Line) +
                          ": only its creation is measured (pragma from a macro with a default "
                          "clause)");
   }
   std::string Prefix = KeepUntied ? "POMP2_Untied_task" : "POMP2_Task";
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Task_handle pomp2_new_task;\n" +
-                    Prefix + "_create_begin(" + H(N) +
-                    ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");");
+  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Task_handle pomp2_new_task;" + ClauseValues + "\n";
+  if (PassClauses)
+    Open += "POMP2_Task_create_begin_final(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, " +
+            (D.has(OMPC_if) ? "pomp2_if" : "1") + ", " + (D.has(OMPC_final) ? "pomp2_final" : "0") +
+            ", " + C(N) + ");";
+  else
+    Open += Prefix + "_create_begin(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");";
+  Ctx.before(D, Open);
   Ctx.after(D, Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
   if (BodyEvents) {
     Ctx.blockBegin(D, "{ " + Prefix + "_begin(" + H(N) + ", pomp2_new_task);");
-    Ctx.blockEnd(D, Prefix + "_end(" + H(N) + "); }");
+    Ctx.blockEnd(D, PassClauses ? "POMP2_Task_end_of(" + H(N) + ", pomp2_new_task); }"
+                                : Prefix + "_end(" + H(N) + "); }");
   }
 }
 

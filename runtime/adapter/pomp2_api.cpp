@@ -105,6 +105,7 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
 void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+    if (task == ompp::core::kUntimedTask) return;
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -134,8 +135,17 @@ void task_end(POMP2_Region_handle* handle, K fallback) {
     }
 }
 
+// `clauses`: whether the instrumented code passes the task's if and final
+// clauses (POMP2_Task_create_begin_final), so that a task they make run at
+// once inside its creation can be counted without a clock.
+struct TaskClauses {
+    bool passed;
+    bool if_clause;
+    bool final_clause;
+};
+
 void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
-                 const char* ctc) {
+                 const char* ctc, TaskClauses clauses) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -144,13 +154,30 @@ void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2
         return;
     }
     ThreadState& thread = m->this_thread();
-    if (old_task != nullptr) *old_task = thread.current_task();
-    const TaskHandle task = thread.new_task_handle();
-    if (new_task != nullptr) *new_task = task;
     const RegionRecord& region = region_of(handle, ctc, K::Task);
+    // A trace has every task: tracing measures them as OPARI2's output is measured.
+    if (clauses.passed && ompp::trace::recording()) [[unlikely]] clauses = {};
+    if (clauses.passed) {
+        if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
+            if (old_task != nullptr) *old_task = marker;
+            if (new_task != nullptr) *new_task = ompp::core::kUntimedTask;
+            return;
+        }
+    }
+    if (old_task != nullptr) *old_task = thread.current_task();
+    const TaskHandle task = thread.new_task_handle(clauses.passed && clauses.final_clause);
+    if (new_task != nullptr) *new_task = task;
     const auto now = m->now();
     traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
     thread.enter(region, now);
+}
+
+void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
+    if (ompp::core::is_untimed(old_task)) {
+        if (Measurement* m = gate()) m->this_thread().end_untimed_task(old_task);
+        return;
+    }
+    exit_scheduling_point(handle, old_task, K::Task);
 }
 
 }  // namespace
@@ -349,15 +376,26 @@ OMPP_API void POMP2_Cancellation_point_enter(POMP2_Region_handle* h, const char 
 OMPP_API void POMP2_Cancellation_point_exit(POMP2_Region_handle* h) { exit(h, K::CancellationPoint); }
 
 // Tasks.
+// OPARI2's pomp2_if is not passed on: OPARI2's own output leaves out every
+// event of a task whose if clause is false, ompp's passes 1.
 OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                       POMP2_Task_handle* old_task, int, const char ctc[]) {
-    create_task(h, new_task, old_task, ctc);
+    create_task(h, new_task, old_task, ctc, {.passed = false, .if_clause = true, .final_clause = false});
+}
+OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                            POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
+                                            const char ctc[]) {
+    create_task(h, new_task, old_task, ctc,
+                {.passed = true, .if_clause = pomp2_if != 0, .final_clause = pomp2_final != 0});
 }
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    exit_scheduling_point(h, old_task, K::Task);
+    end_task_creation(h, old_task);
 }
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
+OMPP_API void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    if (task != ompp::core::kUntimedTask) task_end(h, K::Task);
+}
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
 OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,
@@ -367,10 +405,26 @@ OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_hand
 OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
+// A taskwait with nothing to wait for (ThreadState::count_trivial_taskwait)
+// is counted without a clock.
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    Measurement* m = gate();
+    if (m != nullptr && !ompp::trace::recording()) [[likely]] {
+        const RegionRecord& region = region_of(h, ctc, K::Taskwait);
+        if (measured(region.info.kind)) {
+            if (const TaskHandle marker = m->this_thread().count_trivial_taskwait(region)) {
+                *old_task = marker;
+                return;
+            }
+        }
+    }
     enter_scheduling_point(h, old_task, ctc, K::Taskwait);
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    if (ompp::core::is_untimed(old_task)) {
+        if (Measurement* m = gate()) m->this_thread().end_trivial_taskwait(old_task);
+        return;
+    }
     exit_scheduling_point(h, old_task, K::Taskwait);
 }
 OMPP_API void POMP2_Taskgroup_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {

@@ -627,8 +627,8 @@ TaskHandle ThreadState::current_task() {
     return event.refused() ? 0 : current_->handle;
 }
 
-TaskHandle ThreadState::new_task_handle() {
-    return make_task_handle(++task_counter_);
+TaskHandle ThreadState::new_task_handle(bool final_clause) {
+    return make_task_handle(++task_counter_) | (final_clause ? kFinalTaskBit : 0);
 }
 
 void ThreadState::switch_to(TaskContext& target, Ticks now) {
@@ -691,17 +691,82 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }  // namespace
 
 bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
-    if (task != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
-    Node* creation = current_->frames.back().node;
-    creation->metrics.body_count.add(1);
-    if (current_->included_open++ == 0) current_->included_fold = creation;
+    if ((task & ~kFinalTaskBit) != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
+    Frame& creation = current_->frames.back();
+    creation.node->metrics.body_count.add(1);
+    creation.included_final = (task & kFinalTaskBit) != 0;
+    note_included_begin(*current_, creation.included_final);
+    if (current_->included_open++ == 0) current_->included_fold = creation.node;
     return true;
 }
 
 bool ThreadState::end_included_task(const RegionRecord& region) {
     if (current_->included_open == 0 || !inside_creation(*current_, region)) return false;
+    if (current_->frames.back().included_final) --current_->final_open;
     if (--current_->included_open == 0) current_->included_fold = nullptr;
     return true;
+}
+
+void ThreadState::note_included_begin(TaskContext& context, bool final_task) {
+    if (context.included_open == 0 && context.untimed_open == 0) context.tasks_created_at_include = task_counter_;
+    if (final_task) ++context.final_open;
+}
+
+Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, const RegionRecord& region) {
+    Node* caller = context.current_node();
+    const bool folds = caller->depth >= max_depth_ || context.included_fold != nullptr;
+    Node* node = child_of(folds ? fold_point(context) : caller, kind, &region, nullptr);
+    Node*& last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
+    count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
+    last_exited = node;
+    // A visit of no measured time: the node's shortest visit is 0.
+    node->metrics.visits.add(1);
+    node->metrics.shortest.set(0);
+    return node;
+}
+
+TaskHandle ThreadState::begin_untimed_task(const RegionRecord& region, bool if_clause, bool final_clause) {
+    const EventScope event(*this);
+    TaskContext& context = *current_;
+    if (event.refused() || (if_clause && !in_final_task(context))) return 0;
+    count_untimed_visit(context, NodeKind::Region, region)->metrics.body_count.add(1);
+    note_included_begin(context, final_clause);
+    ++context.untimed_open;
+    return context.handle | kUntimedBit | (final_clause ? kUntimedFinalBit : 0);
+}
+
+void ThreadState::resume_untimed(TaskHandle marker) {
+    const TaskHandle task = marker & ~(kUntimedBit | kUntimedFinalBit);
+    // Nothing ran in between, or what did switched back: as resume() finds
+    // it, without a clock read.
+    if (current_->handle != task) [[unlikely]] resume(task, measurement_.now());
+}
+
+void ThreadState::end_untimed_task(TaskHandle marker) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    resume_untimed(marker);
+    TaskContext& context = *current_;
+    const bool final_task = (marker & kUntimedFinalBit) != 0;
+    assert(context.untimed_open > 0 && (!final_task || context.final_open > 0));
+    --context.untimed_open;
+    if (final_task) --context.final_open;
+}
+
+TaskHandle ThreadState::count_trivial_taskwait(const RegionRecord& region) {
+    const EventScope event(*this);
+    TaskContext& context = *current_;
+    const bool trivial = in_final_task(context) || ((context.included_open > 0 || context.untimed_open > 0) &&
+                                                    context.tasks_created_at_include == task_counter_);
+    if (event.refused() || !trivial) return 0;
+    count_untimed_visit(context, NodeKind::Region, region);
+    return context.handle | kUntimedBit;
+}
+
+void ThreadState::end_trivial_taskwait(TaskHandle marker) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    resume_untimed(marker);
 }
 
 // One event scope per event: the included-task check reads the task context,
@@ -741,6 +806,8 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     instance->suspended_total = 0;
     instance->included_open = 0;
     instance->included_fold = nullptr;
+    instance->untimed_open = 0;
+    instance->final_open = 0;
     instance->counters_suspended_total = {};
     instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
     Node& task_root = *instance->root;

@@ -18,6 +18,7 @@
 // merging and clearing a tree per instance (most of the per-task cost).
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,21 @@ namespace ompp::core {
 class Measurement;
 using TaskHandle = std::int64_t;
 
+// Task handles are the creating thread's id above bit 40 and a count below
+// (ThreadState::make_task_handle); the bits above any id carry flags.
+// A final task: every task created inside it is included (OpenMP).
+inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
+// In an instrumented old-task variable, beside the current task's handle:
+// the construct was counted without a clock (ThreadState::begin_untimed_task,
+// count_trivial_taskwait), so its end event has nothing to measure; and the
+// untimed task was final.  As a new-task handle: the task of such a
+// creation, whose begin and end events are no-ops.
+inline constexpr TaskHandle kUntimedBit = TaskHandle{1} << 62;
+inline constexpr TaskHandle kUntimedFinalBit = TaskHandle{1} << 60;
+inline constexpr TaskHandle kUntimedTask = kUntimedBit;
+inline constexpr std::uint32_t kMaxTaskHandleThreads = 1u << 19;
+inline constexpr bool is_untimed(TaskHandle marker) { return marker >= 0 && (marker & kUntimedBit) != 0; }
+
 struct TaskContext;
 
 // One open region on a task's stack.  Constructed field by field in the hot
@@ -56,6 +72,7 @@ struct Frame {
     bool fork_pending = false;  // forked here, team body not begun yet
     bool worker = false;        // this thread joined someone else's team here
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
+    bool included_final = false;  // task creation: its task runs inside it and is final
     bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
     bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
     Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
@@ -92,6 +109,16 @@ struct TaskContext {
     // small (one node per construct) and its time counted once.
     std::uint32_t included_open = 0;
     Node* included_fold = nullptr;
+    // Tasks counted without a clock (ThreadState::begin_untimed_task) open
+    // here.  They run as calls do: their regions are the creator's children.
+    std::uint32_t untimed_open = 0;
+    // Open included or untimed tasks that are final: every task created
+    // inside one is included too.
+    std::uint32_t final_open = 0;
+    // The thread's task count when the outermost included or untimed task
+    // began: while it is unchanged, no task created since may have been
+    // deferred, so a taskwait there has nothing to wait for.
+    std::uint64_t tasks_created_at_include = 0;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
 };
@@ -165,7 +192,7 @@ public:
     // An event of its own: the finaliser may be resetting the task contexts
     // (after program end it is 0, and the resume it is passed to is refused).
     TaskHandle current_task();
-    TaskHandle new_task_handle();
+    TaskHandle new_task_handle(bool final_clause = false);
     void resume(TaskHandle task, Ticks now);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
@@ -177,6 +204,23 @@ public:
     // task_begin/task_end at the clock's time.
     void construct_task_begin(const RegionRecord& region, TaskHandle task);
     void construct_task_end(const RegionRecord& region);
+    // A task construct whose if and final clauses the instrumented code
+    // passes (POMP2_Task_create_begin_final).  When the task will run at once
+    // inside its creation, as part of its creator (undeferred: `if` false;
+    // included: created inside a final task), it costs about a call in the
+    // plain program, and so here: it is counted on its creation node (a
+    // visit with no time, and an included instance in body_count), its time
+    // stays its creator's, and no clock is read.  Returns the marker for the
+    // old-task variable that end_untimed_task takes, or 0: the creation is
+    // to be measured as usual (enter, new_task_handle).
+    TaskHandle begin_untimed_task(const RegionRecord& region, bool if_clause, bool final_clause);
+    void end_untimed_task(TaskHandle marker);
+    // The end of a trivial taskwait: the task of its marker goes on.
+    void end_trivial_taskwait(TaskHandle marker);
+    // A taskwait inside included tasks that created no task that could have
+    // been deferred, or inside a final task, has nothing to wait for: it is
+    // counted without a clock and its marker returned; otherwise 0.
+    TaskHandle count_trivial_taskwait(const RegionRecord& region);
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -215,8 +259,22 @@ private:
     // is false if the innermost such task is not one of `region`.
     bool begin_included_task(const RegionRecord& region, TaskHandle task);
     bool end_included_task(const RegionRecord& region);
+    // The included-task bookkeeping shared by both kinds: the first one
+    // open marks the task count; final ones are counted.
+    void note_included_begin(TaskContext& context, bool final_task);
+    // Tasks created now are included (OpenMP): inside a final task.
+    static bool in_final_task(const TaskContext& context) {
+        return context.final_open > 0 || (context.handle & kFinalTaskBit) != 0;
+    }
+    // A visit to the node `region` would be entered at now, counted without
+    // time (no frame): control flow and the enclosing frame's last exited
+    // child as push/pop would leave them.
+    Node* count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // The task whose handle `marker` carries goes on (inside an event scope).
+    void resume_untimed(TaskHandle marker);
     // Unique per process without synchronisation: thread id in the high bits.
     TaskHandle make_task_handle(std::uint64_t count) const {
+        assert(id_ < kMaxTaskHandleThreads);
         return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | count);
     }
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);

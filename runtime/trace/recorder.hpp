@@ -76,7 +76,10 @@ inline constexpr bool carries_task(Event event) {
 inline Record encode(Event event, std::uint32_t region, std::uint64_t time, std::uint64_t value) {
     constexpr std::uint64_t kTimeMask = (std::uint64_t{1} << 52) - 1;
     std::uint64_t high = 0;
-    if (carries_task(event) && static_cast<std::int64_t>(value) > 0) high = std::min<std::uint64_t>(value >> 40, 4095);
+    // ompp's task handles: the creating thread + 1 in bits 40..58, flags above.
+    if (carries_task(event) && static_cast<std::int64_t>(value) > 0) {
+        high = std::min<std::uint64_t>(value >> 40 & 0x7ffff, 4095);
+    }
     const auto low = static_cast<std::uint32_t>(carries_task(event) && high == 0 ? 0 : value);
     return {(time & kTimeMask) | high << 52, (region < (1U << 24) ? region : 0) | static_cast<std::uint32_t>(event) << 24,
             low};

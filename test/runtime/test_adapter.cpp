@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <tuple>
@@ -205,6 +206,145 @@ TEST_CASE("POMP2: a recursion of included tasks folds under the outermost creati
     std::uint64_t included = 0;
     for (const auto& task : p.tasks) included += task.included;
     CHECK(included == 464);  // every call of fib(12) but the first (2 fib(13) - 2) is a task
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
+namespace {
+const model::TaskStatistics& task_statistics(const model::Profile& p, POMP2_Region_handle handle) {
+    const auto id = static_cast<const core::RegionRecord*>(handle)->info.id;
+    const auto it = std::find_if(p.tasks.begin(), p.tasks.end(), [&](const auto& t) { return t.region == id; });
+    REQUIRE(it != p.tasks.end());
+    return *it;
+}
+std::uint32_t id_of(POMP2_Region_handle handle) { return static_cast<const core::RegionRecord*>(handle)->info.id; }
+}  // namespace
+
+// Issue 11: with the if and final clauses passed, a task they make run at
+// once (undeferred, or created inside a final task) is counted without a
+// clock: a visit of no time on its creation node and an included instance,
+// its time its creator's; a taskwait with nothing to wait for likewise.
+TEST_CASE("POMP2: tasks the if and final clauses make run at once are counted without a clock", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle undeferred = nullptr, final_task = nullptr, child = nullptr, taskwait = nullptr;
+    const std::string undeferred_ctc = "*regionType=task*sscl=c.c:5:5*escl=c.c:9:9**";
+    const std::string final_ctc = "*regionType=task*sscl=c.c:10:10*escl=c.c:16:16**";
+    const std::string child_ctc = "*regionType=task*sscl=c.c:12:12*escl=c.c:13:13**";
+    const std::string taskwait_ctc = "*regionType=taskwait*sscl=c.c:14:14*escl=c.c:14:14**";
+    // if(0), with a taskwait that has nothing to wait for.
+    POMP2_Task_handle old_u, new_u, old_w;
+    clock.at(100);
+    POMP2_Task_create_begin_final(&undeferred, &new_u, &old_u, 0, 0, CTC(undeferred_ctc));
+    clock.at(110);
+    POMP2_Task_begin(&undeferred, new_u);
+    POMP2_Taskwait_begin(&taskwait, &old_w, CTC(taskwait_ctc));
+    clock.at(130);
+    POMP2_Taskwait_end(&taskwait, old_w);
+    POMP2_Task_end_of(&undeferred, new_u);
+    clock.at(150);
+    POMP2_Task_create_end(&undeferred, old_u);
+    // final(1), deferred and run later: the task created inside it is included.
+    POMP2_Task_handle old_f, new_f, old_c, new_c;
+    clock.at(200);
+    POMP2_Task_create_begin_final(&final_task, &new_f, &old_f, 1, 1, CTC(final_ctc));
+    clock.at(210);
+    POMP2_Task_create_end(&final_task, old_f);
+    clock.at(300);
+    POMP2_Task_begin(&final_task, new_f);
+    clock.at(310);
+    POMP2_Task_create_begin_final(&child, &new_c, &old_c, 1, 0, CTC(child_ctc));
+    POMP2_Task_begin(&child, new_c);
+    clock.at(330);
+    POMP2_Task_end_of(&child, new_c);
+    POMP2_Task_create_end(&child, old_c);
+    POMP2_Taskwait_begin(&taskwait, &old_w, nullptr);
+    clock.at(340);
+    POMP2_Taskwait_end(&taskwait, old_w);
+    clock.at(400);
+    POMP2_Task_end_of(&final_task, new_f);
+    clock.at(500);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+
+    CHECK(task_statistics(p, undeferred).instances == 1);
+    CHECK(task_statistics(p, undeferred).included == 1);
+    CHECK(task_statistics(p, child).included == 1);
+    CHECK(task_statistics(p, final_task).included == 0);
+    CHECK(task_statistics(p, final_task).mean_s == Approx(100e-9));
+    CHECK(task_statistics(p, final_task).creation_s == Approx(10e-9));
+    for (auto [parent, handle] : {std::pair{0u, undeferred}, std::pair{0u, taskwait}}) {
+        const auto* node = find_child(p, parent, NodeKind::Region, id_of(handle));
+        REQUIRE(node != nullptr);
+        CHECK(thread_of(*node, 0)->visits == 1);
+        CHECK(thread_of(*node, 0)->inclusive_s == 0);
+    }
+    const auto* tree = find_child(p, 0, NodeKind::TaskRoot, id_of(final_task));
+    REQUIRE(tree != nullptr);
+    CHECK(thread_of(*tree, 0)->exclusive_s == Approx(100e-9));  // the included task's time is its creator's
+    for (POMP2_Region_handle handle : {child, taskwait}) {
+        const auto* node = find_child(p, tree->id, NodeKind::Region, id_of(handle));
+        REQUIRE(node != nullptr);
+        CHECK(thread_of(*node, 0)->visits == 1);
+        CHECK(thread_of(*node, 0)->inclusive_s == 0);
+    }
+    CHECK(find_child(p, 0, NodeKind::Region, id_of(child)) == nullptr);
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
+// A task that may have been deferred was created inside the undeferred task:
+// its taskwait may wait, and is measured.  A recursion of undeferred tasks
+// (BOTS-style `if` cut-off) adds no node per level.
+TEST_CASE("POMP2: a taskwait that may wait is measured inside undeferred tasks; their recursion stays flat",
+          "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle x = nullptr, deferred = nullptr, taskwait = nullptr;
+    const std::string x_ctc = "*regionType=task*sscl=r.c:5:5*escl=r.c:5:5**";
+    const std::string deferred_ctc = "*regionType=task*sscl=r.c:6:6*escl=r.c:6:6**";
+    const std::string taskwait_ctc = "*regionType=taskwait*sscl=r.c:7:7*escl=r.c:7:7**";
+    core::Ticks now = 100;
+    int undeferred_tasks = 0;
+    std::function<void(int)> recurse = [&](int n) {
+        if (n == 0) return;
+        POMP2_Task_handle old_task, new_task, old_wait;
+        clock.at(now += 10);
+        POMP2_Task_create_begin_final(&x, &new_task, &old_task, 0, 0, CTC(x_ctc));
+        ++undeferred_tasks;
+        POMP2_Task_begin(&x, new_task);
+        recurse(n - 1);
+        clock.at(now += 10);
+        POMP2_Task_end_of(&x, new_task);
+        POMP2_Task_create_end(&x, old_task);
+        POMP2_Taskwait_begin(&taskwait, &old_wait, CTC(taskwait_ctc));
+        POMP2_Taskwait_end(&taskwait, old_wait);
+    };
+    recurse(100);
+    POMP2_Task_handle old_u, new_u, old_d, new_d, old_w;
+    clock.at(now += 10);
+    POMP2_Task_create_begin_final(&x, &new_u, &old_u, 0, 0, nullptr);
+    POMP2_Task_begin(&x, new_u);
+    POMP2_Task_create_begin_final(&deferred, &new_d, &old_d, 1, 0, CTC(deferred_ctc));
+    clock.at(now += 10);
+    POMP2_Task_create_end(&deferred, old_d);
+    POMP2_Taskwait_begin(&taskwait, &old_w, nullptr);
+    clock.at(now += 30);
+    POMP2_Task_begin(&deferred, new_d);
+    clock.at(now += 40);
+    POMP2_Task_end_of(&deferred, new_d);
+    clock.at(now += 5);
+    POMP2_Taskwait_end(&taskwait, old_w);
+    POMP2_Task_end_of(&x, new_u);
+    POMP2_Task_create_end(&x, old_u);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+
+    CHECK(task_statistics(p, x).included == static_cast<std::uint64_t>(undeferred_tasks) + 1);
+    const auto* wait = find_child(p, 0, NodeKind::Region, id_of(taskwait));
+    REQUIRE(wait != nullptr);
+    CHECK(thread_of(*wait, 0)->visits == 101);
+    CHECK(thread_of(*wait, 0)->inclusive_s == Approx(75e-9));  // the one that waited, the task it ran included
+    CHECK(task_statistics(p, deferred).mean_s == Approx(40e-9));
+    CHECK(p.nodes.size() <= 8);  // root, the creations, the taskwait, the deferred task's tree and stub
     for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
     CHECK(p.warnings.empty());
 }

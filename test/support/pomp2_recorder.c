@@ -180,6 +180,8 @@ ENTER_CTC(Section_begin) PLAIN(Section_end)
 ENTER_CTC(Single_enter) PLAIN(Single_exit) PLAIN(Single_begin) PLAIN(Single_end)
 ENTER_CTC(Workshare_enter) PLAIN(Workshare_exit)
 
+/* The undeferred task (if value 0) created last on this thread, until it begins. */
+static _Thread_local POMP2_Task_handle undeferred_pending;
 #define TASK_CALLS(Prefix)                                                                      \
     void POMP2_##Prefix##_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_t,       \
                                        POMP2_Task_handle* old, int pomp2_if, const char ctc[]) { \
@@ -188,15 +190,37 @@ ENTER_CTC(Workshare_enter) PLAIN(Workshare_exit)
         *new_t = new_task();                                                                    \
         record(#Prefix "_create_begin", h, ctc);                                                \
     }                                                                                           \
-    RESTORE_TASK(Prefix##_create_end)                                                           \
+    void POMP2_##Prefix##_create_end(POMP2_Region_handle* h, POMP2_Task_handle old) {          \
+        if (undeferred_pending != 0) record("error undeferred-task-ran-apart", h, NULL);        \
+        undeferred_pending = 0;                                                                 \
+        record(#Prefix "_create_end", h, NULL);                                                 \
+        current_task = old;                                                                     \
+    }                                                                                           \
     void POMP2_##Prefix##_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {              \
         check_task(task);                                                                       \
+        if (task == undeferred_pending) undeferred_pending = 0;                                 \
         current_task = task;                                                                    \
         record(#Prefix "_begin", h, NULL);                                                      \
     }                                                                                           \
     PLAIN(Prefix##_end)
 TASK_CALLS(Task)
 TASK_CALLS(Untied_task)
+
+/* ompp's task creation with the if and final clause values, recorded as
+ * Task_create_begin / Task_end.  A task whose if value is 0 is undeferred:
+ * it must begin on this thread before its creation ends, or the value the
+ * instrumented code passed was wrong. */
+void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* new_t, POMP2_Task_handle* old,
+                                   int pomp2_if, int pomp2_final, const char ctc[]) {
+    (void)pomp2_final;
+    POMP2_Task_create_begin(h, new_t, old, pomp2_if, ctc);
+    if (!pomp2_if) undeferred_pending = *new_t;
+}
+void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
+    check_task(task);
+    if (task != current_task) record("error task-end-of-other-task", h, NULL);
+    record("Task_end", h, NULL);
+}
 SAVE_TASK(Taskwait_begin) RESTORE_TASK(Taskwait_end)
 
 /* Locks: the wrappers keep the lock semantics. */
