@@ -1,9 +1,11 @@
 /* Every kind of event OMPP_TRACE records, in known numbers, instrumented
- * by hand the way OPARI2 does it.  Usage: trace_events TASKS LOCK_ROUNDS
+ * by hand the way OPARI2 does it.  Usage: trace_events TASKS LOCK_ROUNDS UNDEFERRED
  *   a parallel region (2 threads), in it on each thread: a user region,
  *   LOCK_ROUNDS omp_set_lock/omp_unset_lock, one critical; then one single
  *   thread creates TASKS tasks (each with a user region inside) and waits
- *   for them at a taskwait; an explicit barrier; the implicit barrier. */
+ *   for them at a taskwait, then UNDEFERRED tasks with if(0) the way ompp's
+ *   own output passes the clause (POMP2_Task_create_begin_final); an
+ *   explicit barrier; the implicit barrier. */
 #include <omp.h>
 #include <stdlib.h>
 #include <pomp2/pomp2_lib.h>
@@ -34,6 +36,7 @@ static void work(void) {
 int main(int argc, char** argv) {
     const int tasks = argc > 1 ? atoi(argv[1]) : 10;
     const int lock_rounds = argc > 2 ? atoi(argv[2]) : 3;
+    const int undeferred = argc > 3 ? atoi(argv[3]) : 0;
     omp_lock_t lock;
     POMP2_Lock_init_site(&lock_site, lock_ctc);
     POMP2_Init_lock(&lock);
@@ -76,6 +79,17 @@ int main(int argc, char** argv) {
             POMP2_Taskwait_begin(&taskwait_region, &waiting, taskwait_ctc);
 #pragma omp taskwait
             POMP2_Taskwait_end(&taskwait_region, waiting);
+            for (int t = 0; t < undeferred; ++t) {
+                POMP2_Task_handle new_task, creator;
+                POMP2_Task_create_begin_final(&task_region, &new_task, &creator, 0, 0, task_ctc);
+#pragma omp task if (0) firstprivate(new_task)
+                {
+                    POMP2_Task_begin(&task_region, new_task);
+                    work();
+                    POMP2_Task_end_of(&task_region, new_task);
+                }
+                POMP2_Task_create_end(&task_region, creator);
+            }
             POMP2_Single_end(&single_region);
         }
         implicit_barrier(&single_region);
