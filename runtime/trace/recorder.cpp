@@ -1,12 +1,13 @@
 #include "trace/recorder.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -40,7 +41,7 @@ ThreadBuffer* new_buffer(std::uint32_t thread) {
 // left behind whatever way the process ends.
 bool open_spill_file(ThreadBuffer& buffer) {
     std::string path = g_settings.spill_directory + "/ompp-trace-XXXXXX";
-    const int fd = ::mkstemp(path.data());
+    const int fd = ::mkostemp(path.data(), O_CLOEXEC);
     if (fd < 0) return false;
     ::unlink(path.c_str());
     buffer.spill_fd = fd;

@@ -14,7 +14,11 @@ set(cases
   "analyses  writers/text_writer.hpp             NO"
   "analyses  adapter/lifecycle.hpp               NO"
   "analyses  core/measurement.hpp                YES"
-  "adapter   writers/text_writer.hpp             YES")
+  "adapter   writers/text_writer.hpp             YES"
+  "trace     core/thread_state.hpp               NO"
+  "trace     model/profile.hpp                   YES"
+  "core      trace/recorder.hpp                  NO"
+  "adapter   trace/recorder.hpp                  YES")
 set(failures 0)
 foreach(case IN LISTS cases)
   string(REGEX MATCHALL "[^ ]+" fields "${case}")
