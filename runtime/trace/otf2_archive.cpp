@@ -175,7 +175,8 @@ public:
 
     void write(const TraceEvent& r) {
         ++records_;
-        const OTF2_TimeStamp time = r.time >= start_ ? r.time - start_ : 0;
+        const OTF2_TimeStamp time = std::max<OTF2_TimeStamp>(r.time >= start_ ? r.time - start_ : 0, last_);
+        last_ = time;
         switch (r.event) {
         case Event::Enter: enter(time, region_ref(r.region, Part::Construct)); break;
         case Event::Leave: leave(time, region_ref(r.region, Part::Construct)); break;
@@ -226,6 +227,7 @@ public:
             leave(time, region_ref(r.region, Part::Body));
             const std::uint64_t finished = running_.empty() ? 0 : running_.back();
             if (!running_.empty()) running_.pop_back();
+            open_.erase(finished);
             const TaskId task = task_id(finished, thread_);
             count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, teams_.back(), task.creator, task.generation));
             current_ = kNoTask;
@@ -241,6 +243,21 @@ public:
         }
     }
 
+    // Program end: regions still open (the program was interrupted there, or
+    // memory mode dropped their end) are left at `end`, as the profile closes them.
+    void close_open_regions(OTF2_TimeStamp end) {
+        end = std::max(end, last_);
+        for (auto& [task, open] : open_) {
+            if (open.empty()) continue;
+            switch_to(end, task);
+            while (!open.empty()) {
+                const OTF2_RegionRef region = open.back();
+                open.pop_back();
+                count(OTF2_EvtWriter_Leave(writer_, nullptr, end, region));
+            }
+        }
+    }
+
     std::uint64_t events() const { return events_; }
     std::uint64_t records() const { return records_; }
 
@@ -253,9 +270,12 @@ private:
         return it != team_of_.end() ? it->second : 0;
     }
     void enter(OTF2_TimeStamp time, OTF2_RegionRef region) {
+        open_[current_].push_back(region);
         count(OTF2_EvtWriter_Enter(writer_, nullptr, time, region));
     }
     void leave(OTF2_TimeStamp time, OTF2_RegionRef region) {
+        auto& open = open_[current_];
+        if (!open.empty() && open.back() == region) open.pop_back();
         count(OTF2_EvtWriter_Leave(writer_, nullptr, time, region));
     }
     void acquire(OTF2_TimeStamp time, std::uint64_t key) {
@@ -284,10 +304,12 @@ private:
     const TeamOf& team_of_;
     Locks& locks_;
     std::uint64_t start_;
+    OTF2_TimeStamp last_ = 0;  // OTF2 wants each location's times in order
     std::vector<OTF2_CommRef> teams_;  // the teams this thread is in, innermost last
     std::uint64_t current_ = 0;  // the implicit task
     std::vector<std::uint64_t> running_;  // explicit tasks begun on this thread, innermost last
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> held_;  // lock -> orders held, innermost last
+    std::map<std::uint64_t, std::vector<OTF2_RegionRef>> open_;  // task -> regions open in it, innermost last
     std::uint64_t events_ = 0;
     std::uint64_t records_ = 0;
 };
@@ -365,6 +387,7 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
         LocationWriter location(writer, thread, regions, team_of, locks, request.start);
         read_events(thread, request.start, [&](const TraceEvent& event) { location.write(event); });
+        location.close_open_regions(request.end > request.start ? request.end - request.start : 0);
         events_per_location.push_back(location.events());
         result.events += location.events();
         result.records += location.records();

@@ -13,9 +13,11 @@ import glob
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 PROGRAMS = None
@@ -162,6 +164,23 @@ class Graph(unittest.TestCase):
         few, many = self.dot_nodes(20), self.dot_nodes(200)
         self.assertLessEqual(abs(many - few), 4)
         self.assertLess(many, 60)
+
+
+class Interrupted(unittest.TestCase):
+    def test_sigterm_leaves_a_complete_trace(self):
+        outdir = tempfile.mkdtemp(prefix="ompp-trace-term-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+        env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1", "OMPP_TRACE": "1"})
+        proc = subprocess.Popen([os.path.join(PROGRAMS, "imbalance")], env=env, stderr=subprocess.DEVNULL)
+        time.sleep(0.1)  # inside the 200 ms of "slow"
+        proc.terminate()
+        self.assertEqual(proc.wait(timeout=60), -signal.SIGTERM)
+        archives = glob.glob(os.path.join(outdir, "*.ompp.otf2"))
+        self.assertEqual(len(archives), 1, os.listdir(outdir))
+        # The regions open at the signal are left at program end, as the profile closes them.
+        result = stats(archives[0])
+        self.assertEqual(result["kinds"]["Enter"], result["kinds"]["Leave"])
+        self.assertEqual(result["enters"]["slow"], 1)
 
 
 class TraceOff(unittest.TestCase):
