@@ -86,8 +86,8 @@ class Row:
     threads: int
     plain: list[Run]
     instrumented: list[Run]
-    missing: str = ""
-    traced: list[Run] = dataclasses.field(default_factory=list)  # --trace: instrumented, OMPP_TRACE=1  # why there are no instrumented runs although there should be
+    missing: str = ""  # why there are no instrumented runs although there should be
+    traced: list[Run] = dataclasses.field(default_factory=list)  # --trace: instrumented, OMPP_TRACE=1
 
 
 def target_for(executable: str, kernel: str, variant: str, threads: int) -> float | None:

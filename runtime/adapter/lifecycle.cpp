@@ -325,7 +325,9 @@ void finalise() {
             writers::to_json(profile).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
         const std::string text = writers::to_text(profile, analyses::text_sections(profile));
         const auto paths = writers::write_reports(request, text, json, messages);
-        if (tracing && paths) write_trace(*g_measurement, profile, paths->stem, end, messages, config.flag("OMPP_QUIET"));
+        if (tracing && paths) {
+            write_trace(*g_measurement, profile, paths->stem, end, messages, config.flag("OMPP_QUIET"));
+        }
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());

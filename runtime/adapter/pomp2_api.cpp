@@ -51,7 +51,8 @@ void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event
 
 // Constructs without scheduling points.
 void enter(POMP2_Region_handle* handle, const char* ctc, K fallback) {
-    on_region(handle, ctc, fallback, E::Enter, [](ThreadState& t, const RegionRecord& r, auto now) { t.enter(r, now); });
+    on_region(handle, ctc, fallback, E::Enter,
+              [](ThreadState& t, const RegionRecord& r, auto now) { t.enter(r, now); });
 }
 void exit(POMP2_Region_handle* handle, K fallback) {
     on_region(handle, nullptr, fallback, E::Leave,

@@ -215,7 +215,8 @@ public:
         case Event::TaskCreate: {
             enter(time, region_ref(r.region, Part::Construct));
             const TaskId task = task_id(r.value, thread_);
-            count(OTF2_EvtWriter_ThreadTaskCreate(writer_, nullptr, time, teams_.back(), task.creator, task.generation));
+            count(OTF2_EvtWriter_ThreadTaskCreate(writer_, nullptr, time, teams_.back(), task.creator,
+                                                  task.generation));
             break;
         }
         case Event::TaskBegin:
@@ -229,7 +230,8 @@ public:
             if (!running_.empty()) running_.pop_back();
             open_.erase(finished);
             const TaskId task = task_id(finished, thread_);
-            count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, teams_.back(), task.creator, task.generation));
+            count(OTF2_EvtWriter_ThreadTaskComplete(writer_, nullptr, time, teams_.back(), task.creator,
+                                                    task.generation));
             current_ = kNoTask;
             break;
         }

@@ -167,7 +167,8 @@ void read_events(std::uint32_t thread, std::uint64_t origin, const std::function
     const auto chunk = [&](std::span<const Record> records) {
         for (const Record& record : records) visit(decode(record, origin));
     };
-    const ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
+    const ThreadBuffer* buffer =
+        thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
     if (buffer == nullptr) return;
     if (buffer->spilled > 0) {
         constexpr std::size_t kChunk = 1 << 14;

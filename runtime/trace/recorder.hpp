@@ -81,8 +81,8 @@ inline Record encode(Event event, std::uint32_t region, std::uint64_t time, std:
         high = std::min<std::uint64_t>(value >> 40 & 0x7ffff, 4095);
     }
     const auto low = static_cast<std::uint32_t>(carries_task(event) && high == 0 ? 0 : value);
-    return {(time & kTimeMask) | high << 52, (region < (1U << 24) ? region : 0) | static_cast<std::uint32_t>(event) << 24,
-            low};
+    const std::uint32_t region_bits = region < (1U << 24) ? region : 0;
+    return {(time & kTimeMask) | high << 52, region_bits | static_cast<std::uint32_t>(event) << 24, low};
 }
 
 // `origin`: a clock reading at most 2^52 ticks before the record's.

@@ -109,7 +109,8 @@ ExecutionGraph::ExecutionGraph(const Trace& trace) : trace_(trace) {
             switch (e.kind) {
             case Kind::TeamBegin: {
                 const auto master = trace.team_master.find(e.a);
-                const auto fork = master != trace.team_master.end() ? fork_before(master->second, e.time) : std::nullopt;
+                const auto fork =
+                    master != trace.team_master.end() ? fork_before(master->second, e.time) : std::nullopt;
                 teams.push_back({fork.value_or(n)});
                 if (fork && master->second != location) cross_.push_back({n, *fork, EdgeKind::Fork});
                 break;
@@ -226,9 +227,10 @@ std::vector<PathStep> ExecutionGraph::critical_path() const {
         const Node to = node(edge.to);
         const Event& reached = event(edge.to);
         // Work: the region it was done in; a dependency: the region of the event it let go on.
-        const std::uint32_t region = edge.kind == EdgeKind::Program                                 ? innermost_[edge.from]
-                                     : reached.kind == Kind::Enter || reached.kind == Kind::Leave ? reached.region
-                                                                                                  : innermost_[edge.to];
+        const bool at_region_event = reached.kind == Kind::Enter || reached.kind == Kind::Leave;
+        const std::uint32_t region = edge.kind == EdgeKind::Program ? innermost_[edge.from]
+                                     : at_region_event              ? reached.region
+                                                                    : innermost_[edge.to];
         if (!path.empty() && edge.kind == EdgeKind::Program && path.back().kind == EdgeKind::Program &&
             path.back().thread == to.location && path.back().region == region) {
             path.back().end = event(edge.to).time;
@@ -303,7 +305,9 @@ void ExecutionGraph::write_dot(std::ostream& out) const {
         ++stats.count;
         stats.ticks += event(edge.to).time - std::min(event(edge.to).time, event(edge.from).time);
     }
-    for (const PathEdge& edge : critical_edges()) edges[{class_of(edge.from), class_of(edge.to), edge.kind}].critical = true;
+    for (const PathEdge& edge : critical_edges()) {
+        edges[{class_of(edge.from), class_of(edge.to), edge.kind}].critical = true;
+    }
 
     std::map<std::pair<Kind, std::uint32_t>, std::size_t> index;
     out << "digraph execution {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n";

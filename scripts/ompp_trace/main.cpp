@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
     const std::string& command = args[0];
     std::string output;
     for (std::size_t i = 2; i < args.size(); ++i) {
-        const bool takes_file = (command == "perfetto" && args[i] == "-o") || (command == "graph" && args[i] == "--dot");
+        const bool takes_file =
+            (command == "perfetto" && args[i] == "-o") || (command == "graph" && args[i] == "--dot");
         if (!takes_file || i + 1 >= args.size()) {
             std::cerr << "ompp-trace: " << command << ": unexpected argument '" << args[i] << "'\n" << kUsage;
             return 2;

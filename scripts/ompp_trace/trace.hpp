@@ -58,7 +58,9 @@ struct Trace {
     std::vector<Region> regions;                        // by OTF2 region reference
     std::map<std::uint64_t, std::vector<Event>> threads;  // by location, each in time order
     std::map<std::uint32_t, std::uint64_t> team_master;  // comm -> the location whose team it is
-    double seconds(std::uint64_t ticks) const { return static_cast<double>(ticks) / static_cast<double>(ticks_per_second); }
+    double seconds(std::uint64_t ticks) const {
+        return static_cast<double>(ticks) / static_cast<double>(ticks_per_second);
+    }
 };
 
 // Reads `path` (the archive directory or its traces.otf2 anchor file);

@@ -93,7 +93,8 @@ TEST_CASE("trace: after stop, a full buffer is not spilled", "[trace]") {
 TEST_CASE("trace: a 16-byte record decodes to the event recorded", "[trace]") {
     const std::uint64_t origin = (std::uint64_t{1} << 52) - 5;  // the clock's low bits wrap during the run
     const std::uint64_t task = (std::uint64_t{3} + 1) << 40 | 123456789;  // thread 3's task 123456789
-    const trace::TraceEvent begin = trace::decode(trace::encode(trace::Event::TaskBegin, 42, origin + 10, task), origin);
+    const trace::TraceEvent begin =
+        trace::decode(trace::encode(trace::Event::TaskBegin, 42, origin + 10, task), origin);
     CHECK(begin.time == origin + 10);
     CHECK(begin.value == task);
     CHECK(begin.region == 42);
