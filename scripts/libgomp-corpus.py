@@ -39,7 +39,8 @@ NAME
 SYNOPSIS
     scripts/libgomp-corpus.py [--ompp-build DIR] [--compiler gcc|clang|both]
                               [--jobs N] [--filter REGEX] [--sample FILE]
-                              [--output DIR] [--cache DIR] [OPTIONS]
+                              [--output DIR] [--cache DIR]
+                              [--ompp-env OMPP_NAME=VALUE ...] [OPTIONS]
 
 DESCRIPTION
     Collects every run test ({ dg-do run }, the harness's default) of
@@ -492,6 +493,13 @@ class Result:
     constructs_not_instrumented: list[str] = dataclasses.field(default_factory=list)
 
 
+def env_assignment(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.startswith("OMPP_"):
+        raise argparse.ArgumentTypeError(f"'{text}': expected OMPP_<NAME>=<value>")
+    return name, value
+
+
 class Runner:
     def __init__(self, args: argparse.Namespace, testsuite: Path):
         self.args = args
@@ -520,6 +528,7 @@ class Runner:
     def ompp_env(self, env: dict[str, str], compiler: str, outdir: Path) -> dict[str, str]:
         env = dict(env, OMPP_CC=COMPILERS[compiler]["c"], OMPP_CXX=COMPILERS[compiler]["c++"],
                    OMPP_QUIET="1", OMPP_OUTDIR=str(outdir))
+        env.update(self.args.ompp_env)
         return env
 
     def output_ok(self, test: Test, outcome: Outcome) -> bool:
@@ -785,6 +794,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-fetch", action="store_true", help="fail instead of fetching the testsuite")
     p.add_argument("--known-differences", metavar="FILE", default=str(DEFAULT_KNOWN),
                    help="accepted differences (default test/corpus/known-differences.txt)")
+    p.add_argument("--ompp-env", metavar="NAME=VALUE", action="append", default=[], type=env_assignment,
+                   help="an environment variable of every instrumented build and run, e.g. OMPP_DEADLOCK=abort "
+                        "or OMPP_TRACE=1 (repeatable): the corpus then checks that feature against the plain "
+                        "results")
     p.add_argument("--threads", type=int, default=2, metavar="N", help="OMP_NUM_THREADS of every run (default 2)")
     p.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
                    help="seconds a plain run may take; an ompp run gets max(this, 10 x plain + 10) (default 60)")

@@ -85,8 +85,8 @@ inline void included_task_in_task(POMP2_Region_handle& task) {
 inline void undeferred_task_in_task(POMP2_Region_handle& task) {
     POMP2_Task_handle creator, child;
     POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
-    POMP2_Task_begin(&task, child);
-    POMP2_Task_end_of(&task, child);
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);  // as ompp-instrument's output
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
     POMP2_Task_create_end(&task, creator);
 }
 
@@ -96,10 +96,10 @@ inline void undeferred_task_in_task(POMP2_Region_handle& task) {
 inline void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
     POMP2_Task_handle creator, child, current;
     POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
-    POMP2_Task_begin(&task, child);
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);
     POMP2_Taskwait_begin(&taskwait, &current, kTaskwait.c_str());
     POMP2_Taskwait_end(&taskwait, current);
-    POMP2_Task_end_of(&task, child);
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
     POMP2_Task_create_end(&task, creator);
 }
 

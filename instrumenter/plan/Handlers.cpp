@@ -385,9 +385,11 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
   Ctx.before(D, Open);
   Ctx.after(D, Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
   if (BodyEvents) {
-    Ctx.blockBegin(D, "{ " + Prefix + "_begin(" + H(N) + ", pomp2_new_task);");
-    Ctx.blockEnd(D, PassClauses ? "POMP2_Task_end_of(" + H(N) + ", pomp2_new_task); }"
-                                : Prefix + "_end(" + H(N) + "); }");
+    // A task counted at its creation (POMP2_UNTIMED_TASK) has no events of
+    // its own: tested here, not in a call.
+    std::string Measured = PassClauses ? "if (pomp2_new_task != POMP2_UNTIMED_TASK) " : "";
+    Ctx.blockBegin(D, "{ " + Measured + Prefix + "_begin(" + H(N) + ", pomp2_new_task);");
+    Ctx.blockEnd(D, Measured + Prefix + "_end(" + H(N) + "); }");
   }
 }
 

@@ -105,8 +105,9 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
-    if (task == ompp::core::kUntimedTask) return;
+static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
+
+[[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -145,8 +146,8 @@ struct TaskClauses {
     bool final_clause;
 };
 
-void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
-                 const char* ctc, TaskClauses clauses) {
+[[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
+                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -394,9 +395,6 @@ OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle ol
 }
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) { task_begin(h, task, K::Task); }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) { task_end(h, K::Task); }
-OMPP_API void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    if (task != ompp::core::kUntimedTask) task_end(h, K::Task);
-}
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
 OMPP_API void POMP2_Untied_task_create_begin(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int,
@@ -406,24 +404,23 @@ OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_hand
 OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
-// A taskwait with nothing to wait for (ThreadState::count_trivial_taskwait)
+// A taskwait with nothing to wait for (ThreadState::begin_taskwait_untimed)
 // is counted without a clock.
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     Measurement* m = gate();
-    if (m != nullptr && !ompp::trace::recording()) [[likely]] {
-        const RegionRecord& region = region_of(h, ctc, K::Taskwait);
-        if (measured(region.info.kind)) {
-            if (const TaskHandle marker = m->this_thread().count_trivial_taskwait(region)) {
-                *old_task = marker;
-                return;
-            }
-        }
+    const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
+    // Tracing: every taskwait is measured, and traced, as a scheduling point.
+    if (region == nullptr || !measured(region->info.kind) || ompp::trace::recording()) [[unlikely]] {
+        enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+        return;
     }
-    enter_scheduling_point(h, old_task, ctc, K::Taskwait);
+    ThreadState& thread = m->this_thread();
+    *old_task = thread.begin_taskwait_untimed(*region);
+    if (!ompp::core::is_untimed(*old_task)) thread.enter(*region, m->now());
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     if (ompp::core::is_untimed(old_task)) {
-        if (Measurement* m = gate()) m->this_thread().end_trivial_taskwait(old_task);
+        if (Measurement* m = gate()) m->this_thread().end_taskwait_untimed(old_task);
         return;
     }
     exit_scheduling_point(h, old_task, K::Taskwait);

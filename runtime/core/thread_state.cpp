@@ -753,17 +753,18 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
     if (final_task) --context.final_open;
 }
 
-TaskHandle ThreadState::count_trivial_taskwait(const RegionRecord& region) {
+TaskHandle ThreadState::begin_taskwait_untimed(const RegionRecord& region) {
     const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return 0;
     TaskContext& context = *current_;
-    const bool trivial = in_final_task(context) || ((context.included_open > 0 || context.untimed_open > 0) &&
-                                                    context.tasks_created_at_include == task_counter_);
-    if (event.refused() || !trivial) return 0;
+    const bool nothing_to_wait_for = in_final_task(context) || ((context.included_open > 0 || context.untimed_open > 0) &&
+                                                                context.tasks_created_at_include == task_counter_);
+    if (!nothing_to_wait_for) return context.handle;
     count_untimed_visit(context, NodeKind::Region, region);
     return context.handle | kUntimedBit;
 }
 
-void ThreadState::end_trivial_taskwait(TaskHandle marker) {
+void ThreadState::end_taskwait_untimed(TaskHandle marker) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
     resume_untimed(marker);

@@ -45,9 +45,9 @@ using TaskHandle = std::int64_t;
 inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
 // In an instrumented old-task variable, beside the current task's handle:
 // the construct was counted without a clock (ThreadState::begin_untimed_task,
-// count_trivial_taskwait), so its end event has nothing to measure; and the
-// untimed task was final.  As a new-task handle: the task of such a
-// creation, whose begin and end events are no-ops.
+// begin_taskwait_untimed), so its end event has nothing to measure; and the
+// untimed task was final.  As a new-task handle (POMP2_UNTIMED_TASK): the
+// task of such a creation, whose body makes no events.
 inline constexpr TaskHandle kUntimedBit = TaskHandle{1} << 62;
 inline constexpr TaskHandle kUntimedFinalBit = TaskHandle{1} << 60;
 inline constexpr TaskHandle kUntimedTask = kUntimedBit;
@@ -215,12 +215,14 @@ public:
     // to be measured as usual (enter, new_task_handle).
     TaskHandle begin_untimed_task(const RegionRecord& region, bool if_clause, bool final_clause);
     void end_untimed_task(TaskHandle marker);
-    // The end of a trivial taskwait: the task of its marker goes on.
-    void end_trivial_taskwait(TaskHandle marker);
     // A taskwait inside included tasks that created no task that could have
     // been deferred, or inside a final task, has nothing to wait for: it is
-    // counted without a clock and its marker returned; otherwise 0.
-    TaskHandle count_trivial_taskwait(const RegionRecord& region);
+    // counted without a clock and its marker returned (is_untimed).
+    // Otherwise nothing is counted and the current task is returned, for the
+    // old-task variable of a taskwait entered as usual.
+    TaskHandle begin_taskwait_untimed(const RegionRecord& region);
+    // Its end: the task of its marker goes on.
+    void end_taskwait_untimed(TaskHandle marker);
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per

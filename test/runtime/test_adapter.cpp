@@ -237,11 +237,10 @@ TEST_CASE("POMP2: tasks the if and final clauses make run at once are counted wi
     clock.at(100);
     POMP2_Task_create_begin_final(&undeferred, &new_u, &old_u, 0, 0, CTC(undeferred_ctc));
     clock.at(110);
-    POMP2_Task_begin(&undeferred, new_u);
+    CHECK(new_u == POMP2_UNTIMED_TASK);  // its body has no events
     POMP2_Taskwait_begin(&taskwait, &old_w, CTC(taskwait_ctc));
     clock.at(130);
     POMP2_Taskwait_end(&taskwait, old_w);
-    POMP2_Task_end_of(&undeferred, new_u);
     clock.at(150);
     POMP2_Task_create_end(&undeferred, old_u);
     // final(1), deferred and run later: the task created inside it is included.
@@ -254,15 +253,14 @@ TEST_CASE("POMP2: tasks the if and final clauses make run at once are counted wi
     POMP2_Task_begin(&final_task, new_f);
     clock.at(310);
     POMP2_Task_create_begin_final(&child, &new_c, &old_c, 1, 0, CTC(child_ctc));
-    POMP2_Task_begin(&child, new_c);
+    CHECK(new_c == POMP2_UNTIMED_TASK);
     clock.at(330);
-    POMP2_Task_end_of(&child, new_c);
     POMP2_Task_create_end(&child, old_c);
     POMP2_Taskwait_begin(&taskwait, &old_w, nullptr);
     clock.at(340);
     POMP2_Taskwait_end(&taskwait, old_w);
     clock.at(400);
-    POMP2_Task_end_of(&final_task, new_f);
+    POMP2_Task_end(&final_task);
     clock.at(500);
     const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
 
@@ -311,10 +309,9 @@ TEST_CASE("POMP2: a taskwait that may wait is measured inside undeferred tasks; 
         clock.at(now += 10);
         POMP2_Task_create_begin_final(&x, &new_task, &old_task, 0, 0, CTC(x_ctc));
         ++undeferred_tasks;
-        POMP2_Task_begin(&x, new_task);
+        CHECK(new_task == POMP2_UNTIMED_TASK);
         recurse(n - 1);
         clock.at(now += 10);
-        POMP2_Task_end_of(&x, new_task);
         POMP2_Task_create_end(&x, old_task);
         POMP2_Taskwait_begin(&taskwait, &old_wait, CTC(taskwait_ctc));
         POMP2_Taskwait_end(&taskwait, old_wait);
@@ -323,7 +320,6 @@ TEST_CASE("POMP2: a taskwait that may wait is measured inside undeferred tasks; 
     POMP2_Task_handle old_u, new_u, old_d, new_d, old_w;
     clock.at(now += 10);
     POMP2_Task_create_begin_final(&x, &new_u, &old_u, 0, 0, nullptr);
-    POMP2_Task_begin(&x, new_u);
     POMP2_Task_create_begin_final(&deferred, &new_d, &old_d, 1, 0, CTC(deferred_ctc));
     clock.at(now += 10);
     POMP2_Task_create_end(&deferred, old_d);
@@ -331,10 +327,9 @@ TEST_CASE("POMP2: a taskwait that may wait is measured inside undeferred tasks; 
     clock.at(now += 30);
     POMP2_Task_begin(&deferred, new_d);
     clock.at(now += 40);
-    POMP2_Task_end_of(&deferred, new_d);
+    POMP2_Task_end(&deferred);
     clock.at(now += 5);
     POMP2_Taskwait_end(&taskwait, old_w);
-    POMP2_Task_end_of(&x, new_u);
     POMP2_Task_create_end(&x, old_u);
     const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
 

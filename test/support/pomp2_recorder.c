@@ -216,11 +216,6 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* ne
     POMP2_Task_create_begin(h, new_t, old, pomp2_if, ctc);
     if (!pomp2_if) undeferred_pending = *new_t;
 }
-void POMP2_Task_end_of(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    check_task(task);
-    if (task != current_task) record("error task-end-of-other-task", h, NULL);
-    record("Task_end", h, NULL);
-}
 SAVE_TASK(Taskwait_begin) RESTORE_TASK(Taskwait_end)
 
 /* Locks: the wrappers keep the lock semantics. */

@@ -84,9 +84,9 @@ int main(int argc, char** argv) {
                 POMP2_Task_create_begin_final(&task_region, &new_task, &creator, 0, 0, task_ctc);
 #pragma omp task if (0) firstprivate(new_task)
                 {
-                    POMP2_Task_begin(&task_region, new_task);
+                    if (new_task != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task_region, new_task);
                     work();
-                    POMP2_Task_end_of(&task_region, new_task);
+                    if (new_task != POMP2_UNTIMED_TASK) POMP2_Task_end(&task_region);
                 }
                 POMP2_Task_create_end(&task_region, creator);
             }
