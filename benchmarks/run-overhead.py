@@ -35,6 +35,7 @@ KERNEL_PREFIXES = ("bots_", "npb_", "sync_")
 OPTIMISATION_FLAGS = "-O2 -DNDEBUG"
 GNU_TIME = "/usr/bin/time"  # Debian package "time"
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.MULTILINE)
+TRACE_WRITTEN_RE = re.compile(r"^ompp: trace written to .* \((\d+) events\)$", re.MULTILINE)
 
 sys.path.insert(0, str(REPO_DIR / "scripts"))
 import ompp_profile  # noqa: E402  (the one reader of profiles)
@@ -72,6 +73,8 @@ class Run:
     profile_bytes: int = 0
     tasks: int | None = None
     task_time_s: float | None = None   # summed own time of all tasks
+    trace_bytes: int = 0               # --trace: the OTF2 archive's size
+    trace_events: int = 0              # --trace: events in it
     error: str = ""
 
 
@@ -84,6 +87,7 @@ class Row:
     plain: list[Run]
     instrumented: list[Run]
     missing: str = ""  # why there are no instrumented runs although there should be
+    traced: list[Run] = dataclasses.field(default_factory=list)  # --trace: instrumented, OMPP_TRACE=1
 
 
 def target_for(executable: str, kernel: str, variant: str, threads: int) -> float | None:
@@ -195,7 +199,19 @@ def parse_result(stdout: str) -> dict[str, str]:
     return dict(field.split("=", 1) for field in matches[-1].split() if "=" in field)
 
 
-def run_once(executable: Path, variant: str, size: str, threads: int, timeout: float, profile: bool) -> Run:
+def read_trace(out_dir: Path, stderr: str, run: Run) -> None:
+    """Fills in the trace figures of an OMPP_TRACE=1 run: archive size, events (libompp's stderr line)."""
+    archives = list(out_dir.glob("*.ompp.otf2"))
+    written = TRACE_WRITTEN_RE.search(stderr)
+    if not archives or not written:
+        run.error = "no OTF2 trace written"
+        return
+    run.trace_bytes = sum(p.stat().st_size for a in archives for p in a.rglob("*") if p.is_file())
+    run.trace_events = int(written.group(1))
+
+
+def run_once(executable: Path, variant: str, size: str, threads: int, timeout: float, profile: bool,
+             trace: bool = False) -> Run:
     """Runs the kernel once in a scratch directory, under GNU time for its peak memory.
 
     (getrusage of a child forked from Python would report Python's own
@@ -205,6 +221,9 @@ def run_once(executable: Path, variant: str, size: str, threads: int, timeout: f
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         if profile:
             env["OMPP_OUTDIR"] = scratch
+        if trace:
+            env.update(OMPP_TRACE="1", TMPDIR=scratch)
+            env.pop("OMPP_QUIET", None)
         rss_file = Path(scratch) / "maxrss.kb"
         command = [GNU_TIME, "-f", "%M", "-o", str(rss_file),
                    str(executable), "--size", size, "--variant", variant]
@@ -229,6 +248,8 @@ def run_once(executable: Path, variant: str, size: str, threads: int, timeout: f
             run.error = f"exit {process.returncode}: {stderr.strip()[-300:]}"
         if profile:
             read_profile(Path(scratch), run)
+        if trace and not run.error:
+            read_trace(Path(scratch), stderr, run)
         return run
 
 
@@ -243,7 +264,7 @@ def row_problems(row: Row) -> list[str]:
     """Why a row does not count as a valid comparison (empty when it does)."""
     problems = [row.missing] if row.missing else []
     reference = row.plain[0].checksum if row.plain else None
-    for label, runs in (("plain", row.plain), ("instrumented", row.instrumented)):
+    for label, runs in (("plain", row.plain), ("instrumented", row.instrumented), ("traced", row.traced)):
         for i, run in enumerate(runs):
             if run.error:
                 problems.append(f"{label} run {i + 1}: {run.error}")
@@ -262,6 +283,8 @@ def summarise(row: Row) -> dict[str, object]:
     mean_task_us = median([r.task_time_s / r.tasks * 1e6 for r in row.instrumented
                            if r.tasks and r.task_time_s is not None])
     target = target_for(row.executable, row.kernel, row.variant, row.threads)
+    traced_s = median([r.time_s for r in row.traced]) if row.traced else None
+    bytes_per_event = median([r.trace_bytes / r.trace_events for r in row.traced if r.trace_events])
     problems = row_problems(row)
     return {
         "kernel": row.kernel, "suite": row.executable.split("_", 1)[0], "variant": row.variant,
@@ -269,6 +292,9 @@ def summarise(row: Row) -> dict[str, object]:
         "plain_s": plain_s, "instrumented_s": instr_s, "overhead_pct": overhead,
         "target_pct": target,
         "target_met": None if overhead is None or target is None else overhead < target,
+        "traced_s": traced_s, "traced_x": traced_s / plain_s if plain_s and traced_s is not None else None,
+        "trace_events": int(median([r.trace_events for r in row.traced])) if row.traced else None,
+        "trace_bytes_per_event": bytes_per_event,
         "tasks": int(tasks) if tasks is not None else None, "mean_task_us": mean_task_us,
         "profile_bytes": median([r.profile_bytes for r in row.instrumented]) if row.instrumented else None,
         "plain_rss_mb": median([r.max_rss_kb / 1024 for r in row.plain]),
@@ -291,6 +317,8 @@ COLUMNS = [  # header, key, format, width
     ("plain s", "plain_s", ".3f", 8), ("ompp s", "instrumented_s", ".3f", 8),
     ("overhead%", "overhead_pct", "+.1f", 9), ("target%", "target_pct", ".0f", 7), ("met", "target_met", "", 3),
     ("tasks", "tasks", ",d", 13), ("task us", "mean_task_us", ".2f", 8),
+    ("trace s", "traced_s", ".3f", 8), ("trace x", "traced_x", ".2f", 7),
+    ("B/event", "trace_bytes_per_event", ".1f", 7),
     ("profile B", "profile_bytes", ",.0f", 11), ("RSS MB", "plain_rss_mb", ".1f", 7),
     ("ompp RSS", "instrumented_rss_mb", ".1f", 8), ("ok", "valid", "", 3),
 ]
@@ -336,6 +364,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--build-dir", type=Path, default=REPO_DIR / "build" / "overhead",
                         help="where the plain/ and ompp/ builds go (default: %(default)s)")
     parser.add_argument("--no-build", action="store_true", help="reuse the existing builds in --build-dir")
+    parser.add_argument("--trace", action="store_true",
+                        help="also run the instrumented build with OMPP_TRACE=1 (interleaved with the others): "
+                             "columns 'trace s', 'trace x' (vs plain) and 'B/event' (OTF2 archive bytes per event)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel build jobs (default: %(default)s)")
     parser.add_argument("--size", default="bench", choices=["smoke", "small", "bench"],
                         help="kernel input size (default: %(default)s)")
@@ -412,6 +443,9 @@ def main(argv: list[str]) -> int:
                         if instrumented is not None:
                             row.instrumented.append(run_once(instrumented, variant, args.size, threads,
                                                              args.timeout, profile=not args.no_profile))
+                            if args.trace:
+                                row.traced.append(run_once(instrumented, variant, args.size, threads,
+                                                           args.timeout, profile=True, trace=True))
                         print(".", end="", file=sys.stderr, flush=True)
                     summary = summarise(row)
                     print(f" plain {fmt_value(summary['plain_s'], '.3f')} s, ompp "

@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev libgtest-dev
   python3 python3-matplotlib python3-pytest graphviz time
   opari2 libpomp2-dev
+  libotf2-trace-dev otf2-tools
   dpkg-dev gdb
   chromium
 )

@@ -22,6 +22,8 @@
 #include "writers/json_writer.hpp"
 #include "writers/report_files.hpp"
 #include "writers/text_writer.hpp"
+#include "trace/otf2_archive.hpp"
+#include "trace/recorder.hpp"
 
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
@@ -221,6 +223,49 @@ void begin_measuring(core::Clock clock, config::Config config) {
     g_start_date = new std::string(local_time_now());
     g_disabled_kinds.store(disabled_kinds(*g_config));
     analyses::on_measurement_start(*g_measurement, *g_config);
+    if (g_config->flag("OMPP_TRACE")) {
+        trace::Settings settings;
+        settings.buffer_bytes = static_cast<std::size_t>(g_config->integer("OMPP_TRACE_BUFFER"));
+        settings.mode = g_config->text("OMPP_TRACE_MODE") == "memory" ? trace::Mode::Memory : trace::Mode::Flush;
+        if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0') settings.spill_directory = tmp;
+        trace::start(settings);
+    }
+}
+
+// OMPP_TRACE: what the trace holds, for the report (its warnings) and stderr.
+void note_trace_totals(const trace::Totals& totals, model::Profile& profile) {
+    if (totals.dropped > 0) {
+        profile.warnings.push_back({fmt::format("OMPP_TRACE: {} event(s) not in the trace ({}); {} recorded",
+                                                totals.dropped,
+                                                totals.spill_failed ? "a trace spill file could not be written"
+                                                                    : "OMPP_TRACE_MODE=memory kept the first "
+                                                                      "OMPP_TRACE_BUFFER bytes per thread",
+                                                totals.records),
+                                    std::nullopt, totals.dropped});
+    }
+    if (totals.untraced_threads > 0) {
+        profile.warnings.push_back({fmt::format("OMPP_TRACE: threads past the first {} are not traced",
+                                                trace::kMaxTracedThreads),
+                                    std::nullopt, totals.untraced_threads});
+    }
+}
+
+void write_trace(const core::Measurement& measurement, const model::Profile& profile, const std::string& stem,
+                 core::Ticks end, std::vector<std::string>& messages, bool quiet) {
+    trace::ArchiveRequest request;
+    request.path = stem + ".otf2";
+    request.regions = profile.regions;
+    request.seconds_per_tick = measurement.clock().seconds_per_tick();
+    request.start = measurement.start();
+    request.end = end;
+    request.application = profile.application;
+    const trace::ArchiveResult result = trace::write_otf2(request);
+    if (!result.error.empty()) {
+        messages.push_back(fmt::format("ompp: OMPP_TRACE: {}", result.error));
+    } else if (!quiet) {
+        messages.push_back(fmt::format("ompp: trace written to {}/traces.otf2 ({} events)", request.path,
+                                       result.events));
+    }
 }
 
 }  // namespace
@@ -297,9 +342,11 @@ void finalise() {
         // events in flight when the gate closed have ended.
         const core::Ticks end = g_measurement->now();
         g_measurement->stop();
+        const bool tracing = trace::stop();
         g_measurement->close_open_regions(end);
         const config::Config& config = *g_config;
-        const model::Profile profile = finished_profile(*g_measurement, config);
+        model::Profile profile = finished_profile(*g_measurement, config);
+        if (tracing) note_trace_totals(trace::totals(), profile);
         writers::ReportRequest request;
         request.directory = config.text("OMPP_OUTDIR");
         request.application = profile.application;
@@ -318,6 +365,9 @@ void finalise() {
             writers::to_json(profile).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
         const std::string text = writers::to_text(profile, analyses::text_sections(profile));
         const auto paths = writers::write_reports(request, text, json, messages);
+        if (tracing && paths) {
+            write_trace(*g_measurement, profile, paths->stem, end, messages, config.flag("OMPP_QUIET"));
+        }
         for (const auto& line : messages) std::fprintf(stderr, "%s\n", line.c_str());
         if (paths && !config.flag("OMPP_QUIET")) {
             std::fprintf(stderr, "ompp: profile written to %s and %s\n", paths->text.c_str(), paths->json.c_str());

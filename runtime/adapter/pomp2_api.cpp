@@ -10,6 +10,7 @@
 
 #include "adapter/lifecycle.hpp"
 #include "adapter/omp_runtime.hpp"
+#include "adapter/tracing.hpp"
 #include "analyses/analyses_step.hpp"
 #include "core/region_registry.hpp"
 #include "deadlock/watch.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 using ompp::adapter::gate;
 using ompp::adapter::measured;
+using ompp::adapter::traced;
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
@@ -28,34 +30,43 @@ using ompp::core::ThreadState;
 using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
 using NK = ompp::model::NodeKind;
+using E = ompp::trace::Event;
 
 const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     return RegionRegistry::resolve(handle, ctc, fallback);
 }
 
-// One event on a construct: gate, region, the thread's operation at now.
+// One event on a construct: gate, region, the thread's operation at now,
+// traced as `event`.
 template <typename Operation>
-void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, Operation operation) {
+void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event, Operation operation) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const RegionRecord& region = region_of(handle, ctc, fallback);
     if (!measured(region.info.kind)) return;
-    operation(m->this_thread(), region, m->now());
+    ThreadState& thread = m->this_thread();
+    const auto now = m->now();
+    // Traced first: the operation stays a tail call, nothing kept across it.
+    traced(thread, event, region, now);
+    operation(thread, region, now);
 }
 
 // Constructs without scheduling points.
 void enter(POMP2_Region_handle* handle, const char* ctc, K fallback) {
-    on_region(handle, ctc, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.enter(r, now); });
+    on_region(handle, ctc, fallback, E::Enter,
+              [](ThreadState& t, const RegionRecord& r, auto now) { t.enter(r, now); });
 }
 void exit(POMP2_Region_handle* handle, K fallback) {
-    on_region(handle, nullptr, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.exit(r, now); });
+    on_region(handle, nullptr, fallback, E::Leave,
+              [](ThreadState& t, const RegionRecord& r, auto now) { t.exit(r, now); });
 }
 void begin_body(POMP2_Region_handle* handle, K fallback) {
-    on_region(handle, nullptr, fallback,
+    on_region(handle, nullptr, fallback, E::BodyBegin,
               [](ThreadState& t, const RegionRecord& r, auto now) { t.begin_body(r, now); });
 }
 void end_body(POMP2_Region_handle* handle, K fallback) {
-    on_region(handle, nullptr, fallback, [](ThreadState& t, const RegionRecord& r, auto now) { t.end_body(r, now); });
+    on_region(handle, nullptr, fallback, E::BodyEnd,
+              [](ThreadState& t, const RegionRecord& r, auto now) { t.end_body(r, now); });
 }
 
 // Scheduling points: the old-task variable gets the current task on entry
@@ -71,7 +82,9 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
     if (old_task != nullptr) *old_task = thread.current_task();
     const RegionRecord& region = region_of(handle, ctc, fallback);
     if (!measured(region.info.kind)) return;
-    thread.enter(region, m->now(), node_kind);
+    const auto now = m->now();
+    traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
+    thread.enter(region, now, node_kind);
 }
 
 void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task, K fallback,
@@ -82,7 +95,12 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     const auto now = m->now();
     thread.resume(old_task, now);
     const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (!measured(region.info.kind)) return;
+    const bool measure = measured(region.info.kind);
+    traced(thread, !measure                          ? E::Resume
+                   : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                      : E::SchedulingLeave,
+           region, now, static_cast<std::uint64_t>(old_task));
+    if (!measure) return;
     thread.exit(region, now, node_kind);
 }
 
@@ -98,8 +116,11 @@ static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
     const RegionRecord& region = region_of(handle, nullptr, fallback);
     if (fallback == K::Task) {
         thread.construct_task_begin(region, task);
+        if (ompp::trace::recording()) [[unlikely]] traced(thread, E::TaskBegin, region, m->now(), task);
     } else {
-        thread.task_begin(region, task, m->now());
+        const auto now = m->now();
+        traced(thread, E::TaskBegin, region, now, task);
+        thread.task_begin(region, task, now);
     }
 }
 
@@ -110,8 +131,11 @@ static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
     const RegionRecord& region = region_of(handle, nullptr, fallback);
     if (fallback == K::Task) {
         thread.construct_task_end(region);
+        if (ompp::trace::recording()) [[unlikely]] traced(thread, E::TaskEnd, region, m->now());
     } else {
-        thread.task_end(region, m->now());
+        const auto now = m->now();
+        traced(thread, E::TaskEnd, region, now);
+        thread.task_end(region, now);
     }
 }
 
@@ -135,6 +159,8 @@ struct TaskClauses {
     }
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, ctc, K::Task);
+    // A trace has every task: tracing measures them as OPARI2's output is measured.
+    if (clauses.passed && ompp::trace::recording()) [[unlikely]] clauses = {};
     if (clauses.passed) {
         if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
             if (old_task != nullptr) *old_task = marker;
@@ -143,8 +169,11 @@ struct TaskClauses {
         }
     }
     if (old_task != nullptr) *old_task = thread.current_task();
-    if (new_task != nullptr) *new_task = thread.new_task_handle(clauses.passed && clauses.final_clause);
-    thread.enter(region, m->now());
+    const TaskHandle task = thread.new_task_handle(clauses.passed && clauses.final_clause);
+    if (new_task != nullptr) *new_task = task;
+    const auto now = m->now();
+    traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
+    thread.enter(region, now);
 }
 
 void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
@@ -223,13 +252,22 @@ OMPP_API void POMP2_USER_Begin_named(POMP2_Region_handle* handle, const char* na
         if (handle != nullptr) __atomic_store_n(handle, const_cast<RegionRecord*>(region), __ATOMIC_RELEASE);
     }
     if (!measured(K::UserRegion)) return;
-    m->this_thread().enter(*region, m->now());
+    ThreadState& thread = m->this_thread();
+    const auto now = m->now();
+    traced(thread, E::Enter, *region, now);
+    thread.enter(*region, now);
 }
 
 OMPP_API void POMP2_USER_End_named(const char* name, const char* file, int line) {
     Measurement* m = gate();
     if (m == nullptr || !measured(K::UserRegion)) [[unlikely]] return;
-    m->this_thread().exit_named(name != nullptr ? name : "", file != nullptr ? file : "", line, m->now());
+    ThreadState& thread = m->this_thread();
+    const auto now = m->now();
+    const char* text = name != nullptr ? name : "";
+    thread.exit_named(text, file != nullptr ? file : "", line, now);
+    if (ompp::trace::recording()) [[unlikely]] {
+        traced(thread, E::Leave, RegionRegistry::instance().user_region(text, file != nullptr ? file : "", line), now);
+    }
 }
 
 OMPP_API void POMP2_USER_Snapshot(const char* label) {
@@ -256,9 +294,11 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
     // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
     // false if clause or exhausted nesting make a team of one for sure.
     const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
-    thread.fork(region_of(handle, ctc_string, K::Parallel), m->now(),
-                alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()),
-                alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0));
+    const RegionRecord& region = region_of(handle, ctc_string, K::Parallel);
+    const auto now = m->now();
+    const std::uint32_t team_size = alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0);
+    traced(thread, E::Fork, region, now, team_size);
+    thread.fork(region, now, alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()), team_size);
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
@@ -271,14 +311,20 @@ OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
     const std::uint64_t forker =
         ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
     ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
-    thread.parallel_begin(region_of(handle, nullptr, K::Parallel), now, {forker, level});
+    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
+    thread.parallel_begin(region, now, {forker, level});
+    traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
     if (watching()) [[unlikely]] ompp::deadlock::team_end();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    m->this_thread().parallel_end(region_of(handle, nullptr, K::Parallel), m->now());
+    ThreadState& thread = m->this_thread();
+    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
+    const auto now = m->now();
+    traced(thread, E::TeamEnd, region, now);
+    thread.parallel_end(region, now);
 }
 
 OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
@@ -287,7 +333,9 @@ OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle
     ThreadState& thread = m->this_thread();
     const auto now = m->now();
     thread.resume(old_task, now);
-    thread.join(region_of(handle, nullptr, K::Parallel), now);
+    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
+    traced(thread, E::Join, region, now);
+    thread.join(region, now);
 }
 
 // Synchronisation.
@@ -341,7 +389,7 @@ OMPP_API void POMP2_Sections_exit(POMP2_Region_handle* h) { exit(h, K::Sections)
 // native mode may give a section its own handle (its own node).
 OMPP_API void POMP2_Section_begin(POMP2_Region_handle* h, const char ctc[]) {
     if (region_of(h, ctc, K::Section).info.kind == K::Section) {
-        on_region(h, ctc, K::Section,
+        on_region(h, ctc, K::Section, E::Enter,
                   [](ThreadState& t, const RegionRecord& r, auto now) { t.section_begin(r, now); });
     } else {
         begin_body(h, K::Sections);
@@ -349,7 +397,7 @@ OMPP_API void POMP2_Section_begin(POMP2_Region_handle* h, const char ctc[]) {
 }
 OMPP_API void POMP2_Section_end(POMP2_Region_handle* h) {
     if (region_of(h, nullptr, K::Section).info.kind == K::Section) {
-        on_region(h, nullptr, K::Section,
+        on_region(h, nullptr, K::Section, E::Leave,
                   [](ThreadState& t, const RegionRecord& r, auto now) { t.section_end(r, now); });
     } else {
         end_body(h, K::Sections);
@@ -407,7 +455,8 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     Measurement* m = gate();
     const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
-    if (region == nullptr || !measured(region->info.kind)) [[unlikely]] {
+    // Tracing: every taskwait is measured, and traced, as a scheduling point.
+    if (region == nullptr || !measured(region->info.kind) || ompp::trace::recording()) [[unlikely]] {
         enter_scheduling_point(h, old_task, ctc, K::Taskwait);
         return;
     }

@@ -20,6 +20,7 @@
 #include <pomp2/pomp2_ompp.h>
 
 #include "adapter/lifecycle.hpp"
+#include "adapter/tracing.hpp"
 #include "core/region_registry.hpp"
 #include "deadlock/watch.hpp"
 
@@ -52,6 +53,7 @@ Function omp_function(const char* name) {
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::model::RegionKind;
+using ompp::trace::Event;
 
 // The site of the next lock this thread initialises (POMP2_Lock_init_site).
 thread_local const RegionRecord* t_init_site = nullptr;
@@ -86,6 +88,19 @@ Measurement* lock_measurement() {
     return m != nullptr && ompp::adapter::measured(RegionKind::Lock) ? m : nullptr;
 }
 
+// The lock was acquired by a call made at `called`.
+void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
+    ompp::core::ThreadState& thread = m.this_thread();
+    const RegionRecord& region = lock_region(lock);
+    const auto acquired = m.now();
+    thread.lock_acquired(region, called, acquired);
+    if (ompp::trace::recording()) [[unlikely]] {
+        const std::uint32_t id = ompp::trace::lock_id(lock);
+        ompp::adapter::traced(thread, Event::LockRequest, region, called, id);
+        ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, id);
+    }
+}
+
 template <typename Acquire>
 void measured_set(void* lock, Acquire acquire) {
     Measurement* m = lock_measurement();
@@ -95,7 +110,7 @@ void measured_set(void* lock, Acquire acquire) {
     }
     const auto called = m->now();
     acquire(lock);
-    m->this_thread().lock_acquired(lock_region(lock), called, m->now());
+    lock_acquired(*m, lock, called);
 }
 
 template <typename Release>
@@ -107,7 +122,12 @@ void measured_unset(void* lock, Release release) {
     }
     const auto called = m->now();
     release(lock);
-    m->this_thread().lock_released(lock_region(lock), called, m->now());
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
+    thread.lock_released(region, called, m->now());
+    if (ompp::trace::recording()) [[unlikely]] {
+        ompp::adapter::traced(thread, Event::LockRelease, region, called, ompp::trace::lock_id(lock));
+    }
 }
 
 template <typename Try>
@@ -116,7 +136,7 @@ int measured_test(void* lock, Try attempt) {
     if (m == nullptr) return attempt(lock);
     const auto called = m->now();
     const int acquired = attempt(lock);
-    if (acquired != 0) m->this_thread().lock_acquired(lock_region(lock), called, m->now());
+    if (acquired != 0) lock_acquired(*m, lock, called);
     return acquired;
 }
 

@@ -63,6 +63,18 @@ constexpr std::array kOptions{
     OptionSpec{"OMPP_CTR2", T::String, "", "Second counter event, as OMPP_CTR1."},
     OptionSpec{"OMPP_CTR3", T::String, "", "Third counter event, as OMPP_CTR1."},
     OptionSpec{"OMPP_CTR4", T::String, "", "Fourth counter event, as OMPP_CTR1."},
+    OptionSpec{"OMPP_TRACE", T::Flag, "0",
+               "Also record every event (time, thread, region, task) and write it as an OTF2 archive, "
+               "<report stem>.otf2/traces.otf2, beside the profile.  See docs/tracing.md."},
+    OptionSpec{"OMPP_TRACE_BUFFER", T::Integer, "4194304",
+               "Bytes of trace buffer per thread (16 bytes per event).  A full buffer is written to a "
+               "temporary file (OMPP_TRACE_MODE=flush) or later events are dropped (memory).",
+               {}, 48, 1e12},
+    OptionSpec{"OMPP_TRACE_MODE", T::Choice, "flush",
+               "flush: a full trace buffer goes to a temporary file, no event is lost; memory: keep the "
+               "first OMPP_TRACE_BUFFER bytes of events per thread and count the rest as dropped (the "
+               "report warns).",
+               "flush|memory"},
     OptionSpec{"OMPP_CONTROLFLOW_DOT", T::Flag, "0",
                "No longer used: 'ompp-view cfg PROFILE.ompp.json -o cfg.dot' draws the control-flow graph."},
     OptionSpec{"OMPP_DISABLE_ATOMIC", T::Flag, "0", "Do not measure atomic constructs."},

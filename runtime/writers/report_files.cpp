@@ -190,7 +190,7 @@ int write_numbered(const std::string& directory, const ReportRequest& request, c
             }
         }
         if (error == 0) {
-            paths = {stem + ".txt", stem + ".json"};
+            paths = {stem + ".txt", stem + ".json", stem};
             return 0;
         }
         // Taken meanwhile by another process, or failing: undo, so that no
@@ -207,7 +207,7 @@ int write_numbered(const std::string& directory, const ReportRequest& request, c
 int write_exact(const std::string& text_path, const std::vector<Output>& outputs, ReportPaths& paths,
                 std::vector<std::string>& messages) {
     const std::string stem = text_path.ends_with(".txt") ? text_path.substr(0, text_path.size() - 4) : text_path;
-    paths = {text_path, json_path_for(text_path)};
+    paths = {text_path, json_path_for(text_path), stem};
     std::vector<TempFile> temps(outputs.size());
     if (const int error = write_temps(directory_of(text_path), outputs, temps)) return error;
     for (std::size_t i = 0; i < outputs.size(); ++i) {

@@ -42,6 +42,7 @@ struct SideFile {
 struct ReportPaths {
     std::string text;
     std::string json;
+    std::string stem;  // the paths without .txt/.json: side outputs written later (the trace) take it
 };
 
 // Writes both reports and the side files.  Problems (one line each) are

@@ -18,7 +18,11 @@ set(cases
   "deadlock  config/options.hpp                  NO"
   "deadlock  core/region_registry.hpp            YES"
   "adapter   deadlock/watch.hpp                  YES"
-  "adapter   writers/text_writer.hpp             YES")
+  "adapter   writers/text_writer.hpp             YES"
+  "trace     core/thread_state.hpp               NO"
+  "trace     model/profile.hpp                   YES"
+  "core      trace/recorder.hpp                  NO"
+  "adapter   trace/recorder.hpp                  YES")
 set(failures 0)
 foreach(case IN LISTS cases)
   string(REGEX MATCHALL "[^ ]+" fields "${case}")

@@ -1,0 +1,81 @@
+// ompp-trace: reads an OMPP_TRACE archive (<stem>.otf2) through the OTF2
+// reader library.
+//
+//   ompp-trace stats ARCHIVE              event counts and consistency (JSON; exit 1 if inconsistent)
+//   ompp-trace perfetto ARCHIVE [-o OUT]  Chrome/Perfetto trace JSON (ui.perfetto.dev)
+//   ompp-trace graph ARCHIVE [--dot OUT]  critical path of the execution graph; the graph in Graphviz
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "graph.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ompp-trace stats ARCHIVE\n"
+    "       ompp-trace perfetto ARCHIVE [-o OUT.json]\n"
+    "       ompp-trace graph ARCHIVE [--dot OUT.dot]\n"
+    "ARCHIVE: the <stem>.otf2 directory OMPP_TRACE=1 writes beside the profile, or its traces.otf2\n";
+
+// Runs `write` on OUTPUT (stdout when empty), failing with the file's name.
+template <typename Write>
+void to_output(const std::string& output, Write write) {
+    if (output.empty()) {
+        write(std::cout);
+        return;
+    }
+    std::ofstream file(output);
+    if (!file) throw std::runtime_error(output + ": cannot write (" + std::strerror(errno) + ")");
+    write(file);
+    if (!file.flush()) throw std::runtime_error(output + ": write failed");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace ompp::trace_tool;
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() < 2) {
+        std::cerr << kUsage;
+        return 2;
+    }
+    const std::string& command = args[0];
+    std::string output;
+    for (std::size_t i = 2; i < args.size(); ++i) {
+        const bool takes_file =
+            (command == "perfetto" && args[i] == "-o") || (command == "graph" && args[i] == "--dot");
+        if (!takes_file || i + 1 >= args.size()) {
+            std::cerr << "ompp-trace: " << command << ": unexpected argument '" << args[i] << "'\n" << kUsage;
+            return 2;
+        }
+        output = args[++i];
+    }
+    try {
+        if (command == "stats") {
+            return write_stats(read_trace(args[1]), std::cout) == 0 ? 0 : 1;
+        }
+        if (command == "perfetto") {
+            const Trace trace = read_trace(args[1]);
+            to_output(output, [&](std::ostream& out) { write_perfetto(trace, out); });
+            if (!output.empty()) std::cerr << "ompp-trace: wrote " << output << " (open it in ui.perfetto.dev)\n";
+            return 0;
+        }
+        if (command == "graph") {
+            const Trace trace = read_trace(args[1]);
+            const ExecutionGraph graph(trace);
+            graph.write_path_text(graph.critical_path(), std::cout);
+            if (!output.empty()) to_output(output, [&](std::ostream& out) { graph.write_dot(out); });
+            return 0;
+        }
+    } catch (const std::exception& error) {
+        std::cerr << "ompp-trace: " << error.what() << "\n";
+        return 1;
+    }
+    std::cerr << "ompp-trace: unknown command '" << command << "'\n" << kUsage;
+    return 2;
+}

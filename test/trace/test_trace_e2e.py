@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""OMPP_TRACE end to end: programs instrumented by hand run with tracing on;
+ompp-trace reads each OTF2 archive back through the OTF2 reader library.
+Checked against what the programs did: event counts per kind and region,
+the stream's consistency (every Enter left, in order, per task; every task
+created is completed), flush mode with a two-event buffer giving the same
+events as one big buffer, memory mode keeping the first events and saying
+so in the report, and the critical paths of hand-checked programs.
+
+Usage: test_trace_e2e.py <directory of the test programs> <ompp-trace> [unittest args]
+"""
+import glob
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+PROGRAMS = None
+OMPP_TRACE = None
+OMPP_VIEW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "ompp-view")
+
+
+def run_traced(program, args=(), env=None):
+    """Runs a program with OMPP_TRACE=1 in a fresh OMPP_OUTDIR; returns (archive, text report)."""
+    outdir = tempfile.mkdtemp(prefix="ompp-trace-")
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+    full_env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1", "OMPP_TRACE": "1"})
+    full_env.update(env or {})
+    proc = subprocess.run([os.path.join(PROGRAMS, program), *map(str, args)], env=full_env, capture_output=True,
+                          text=True, timeout=120)
+    if proc.returncode != 0:
+        raise AssertionError(f"{program} exited {proc.returncode}: {proc.stderr}")
+    archives = glob.glob(os.path.join(outdir, "*.ompp.otf2"))
+    reports = glob.glob(os.path.join(outdir, "*.ompp.txt"))
+    if len(archives) != 1 or len(reports) != 1:
+        raise AssertionError(f"expected one archive and one report in {outdir}: {os.listdir(outdir)}")
+    with open(reports[0]) as f:
+        return archives[0], f.read()
+
+
+def stats(archive, consistent=True):
+    proc = subprocess.run([OMPP_TRACE, "stats", archive], capture_output=True, text=True, timeout=120)
+    if consistent and proc.returncode != 0:
+        raise AssertionError(f"ompp-trace stats {archive} exited {proc.returncode}: {proc.stdout}{proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def critical_path(archive):
+    """The critical path's steps: (thread, step kind, length in seconds, where)."""
+    proc = subprocess.run([OMPP_TRACE, "graph", archive], capture_output=True, text=True, timeout=120, check=True)
+    steps = []
+    for line in proc.stdout.splitlines():
+        match = re.match(r"\s+[\d.]+\s+([\d.]+)\s+(\d+)\s+(work|fork|join|barrier|task start|task wait|lock)\s+(.*)",
+                         line)
+        if match:
+            steps.append((int(match.group(2)), match.group(3), float(match.group(1)), match.group(4)))
+    if not steps:
+        raise AssertionError(f"no critical path in: {proc.stdout}")
+    return steps
+
+
+class TraceEvents(unittest.TestCase):
+    DEFERRED, LOCK_ROUNDS, UNDEFERRED = 37, 5, 11
+    TASKS = DEFERRED + UNDEFERRED  # if(0) tasks, counted without a clock when not tracing, are traced too
+    ARGS = (DEFERRED, LOCK_ROUNDS, UNDEFERRED)
+
+    @classmethod
+    def setUpClass(cls):
+        cls.archive, cls.report = run_traced("trace_events", cls.ARGS)
+        cls.stats = stats(cls.archive)
+
+    def test_counts_match_the_program(self):
+        kinds, enters = self.stats["kinds"], self.stats["enters"]
+        self.assertEqual(self.stats["threads"], 2)
+        self.assertEqual(kinds["ThreadFork"], 1)
+        self.assertEqual(kinds["ThreadJoin"], 1)
+        self.assertEqual(kinds["ThreadTeamBegin"], 2)
+        self.assertEqual(kinds["ThreadTeamEnd"], 2)
+        self.assertEqual(kinds["ThreadTaskCreate"], self.TASKS)
+        self.assertEqual(kinds["ThreadTaskComplete"], self.TASKS)
+        self.assertEqual(self.stats["tasks"], {"created": self.TASKS, "started": self.TASKS,
+                                               "completed": self.TASKS})
+        # omp locks and the critical construct (one lock per critical name).
+        self.assertEqual(kinds["ThreadAcquireLock"], 2 * self.LOCK_ROUNDS + 2)
+        self.assertEqual(kinds["ThreadReleaseLock"], 2 * self.LOCK_ROUNDS + 2)
+        self.assertEqual(kinds["Enter"], kinds["Leave"])
+        self.assertEqual(enters["work"], 2 + self.TASKS)
+        self.assertEqual(enters["!$omp task create @trace_events.c:50"], self.TASKS)
+        self.assertEqual(enters["!$omp task @trace_events.c:50"], self.TASKS)
+        self.assertEqual(enters["!$omp taskwait @trace_events.c:57"], 1)
+        self.assertEqual(enters["!$omp critical sblock @trace_events.c:40"], 2)
+        self.assertEqual(enters["!$omp single sblock @trace_events.c:46"], 1)
+        self.assertEqual(enters["!$omp barrier @trace_events.c:62"], 2)
+        self.assertEqual(enters["!$omp implicit barrier @trace_events.c:30"], 2)
+        self.assertEqual(enters["!$omp lock @trace_events.c:25"], 2 * self.LOCK_ROUNDS)
+        self.assertEqual(self.stats["problems"], [])
+
+    def test_otf2_print_reads_the_archive(self):
+        proc = subprocess.run(["otf2-print", os.path.join(self.archive, "traces.otf2")], capture_output=True,
+                              text=True, timeout=120)
+        if proc.returncode == 127:
+            self.skipTest("otf2-print not installed")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("warning", proc.stderr)
+        self.assertEqual(proc.stdout.count("THREAD_TASK_CREATE"), self.TASKS)
+
+    def test_a_two_event_buffer_spills_and_loses_nothing(self):
+        spilled, _ = run_traced("trace_events", self.ARGS, {"OMPP_TRACE_BUFFER": "48"})
+        again = stats(spilled)
+        # Task switches depend on which thread runs which task; nothing else does.
+        scheduled = {k: v for k, v in again["kinds"].items() if k != "ThreadTaskSwitch"}
+        self.assertEqual(scheduled, {k: v for k, v in self.stats["kinds"].items() if k != "ThreadTaskSwitch"})
+        for key in ("enters", "tasks"):
+            self.assertEqual(again[key], self.stats[key], key)
+
+    def test_memory_mode_keeps_the_first_events_and_says_so(self):
+        kept, report = run_traced("trace_events", self.ARGS,
+                                  {"OMPP_TRACE_MODE": "memory", "OMPP_TRACE_BUFFER": str(24 * 10)})
+        partial = stats(kept, consistent=False)
+        self.assertLessEqual(partial["events"], self.stats["events"])
+        for thread, kinds in partial["per_thread"].items():
+            self.assertGreater(sum(kinds.values()), 0, thread)
+        dropped = re.search(r"OMPP_TRACE: (\d+) event\(s\) not in the trace", report)
+        self.assertIsNotNone(dropped, report)
+        self.assertGreater(int(dropped.group(1)), 0)
+
+    def test_perfetto_json_has_one_slice_per_region_visit(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "trace.json")
+            subprocess.run([OMPP_TRACE, "perfetto", self.archive, "-o", out], check=True, capture_output=True)
+            with open(out) as f:
+                events = json.load(f)["traceEvents"]
+        slices = [e for e in events if e["ph"] == "X"]
+        self.assertEqual(len(slices), self.stats["kinds"]["Enter"])
+        self.assertTrue(all(e["dur"] >= 0 for e in slices))
+        self.assertEqual(len([e for e in events if e["ph"] == "s"]), self.TASKS)
+        self.assertEqual(len([e for e in events if e["ph"] == "f"]), self.TASKS)
+
+
+class Graph(unittest.TestCase):
+    def dot_nodes(self, tasks):
+        """ompp-view graph of trace_events with `tasks` tasks: its node count (the critical path printed)."""
+        archive, _ = run_traced("trace_events", (tasks, 2))
+        with tempfile.TemporaryDirectory() as work:
+            dot = os.path.join(work, "graph.dot")
+            proc = subprocess.run([OMPP_VIEW, "graph", archive, "-o", dot], capture_output=True, text=True,
+                                  timeout=120, env=dict(os.environ, OMPP_TRACE_TOOL=OMPP_TRACE))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("critical path:", proc.stdout)
+            with open(dot) as f:
+                text = f.read()
+        self.assertTrue(text.startswith("digraph"))
+        self.assertIn("color=red", text)
+        return len(re.findall(r"^\s*n\d+ \[label=", text, re.MULTILINE))
+
+    def test_repeated_structure_is_collapsed(self):
+        # Ten times the tasks, the same graph: its size follows the program's structure (which
+        # thread runs a task at which scheduling point varies, and with it a few classes).
+        few, many = self.dot_nodes(20), self.dot_nodes(200)
+        self.assertLessEqual(abs(many - few), 4)
+        self.assertLess(many, 60)
+
+
+class Interrupted(unittest.TestCase):
+    def test_sigterm_leaves_a_complete_trace(self):
+        outdir = tempfile.mkdtemp(prefix="ompp-trace-term-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+        env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1", "OMPP_TRACE": "1"})
+        proc = subprocess.Popen([os.path.join(PROGRAMS, "imbalance")], env=env, stderr=subprocess.DEVNULL)
+        time.sleep(0.1)  # inside the 200 ms of "slow"
+        proc.terminate()
+        self.assertEqual(proc.wait(timeout=60), -signal.SIGTERM)
+        archives = glob.glob(os.path.join(outdir, "*.ompp.otf2"))
+        self.assertEqual(len(archives), 1, os.listdir(outdir))
+        # The regions open at the signal are left at program end, as the profile closes them.
+        result = stats(archives[0])
+        self.assertEqual(result["kinds"]["Enter"], result["kinds"]["Leave"])
+        self.assertEqual(result["enters"]["slow"], 1)
+
+
+class TraceOff(unittest.TestCase):
+    def test_no_archive_without_ompp_trace(self):
+        outdir = tempfile.mkdtemp(prefix="ompp-trace-off-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+        env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1"})
+        subprocess.run([os.path.join(PROGRAMS, "imbalance")], env=env, check=True, capture_output=True, timeout=120)
+        self.assertEqual(glob.glob(os.path.join(outdir, "*.otf2")), [])
+
+
+class CriticalPath(unittest.TestCase):
+    def test_imbalance_goes_through_the_slow_thread(self):
+        archive, _ = run_traced("imbalance")
+        steps = critical_path(archive)
+        slow = [s for s in steps if s[1] == "work" and s[3].startswith("slow @imbalance.c:31")]
+        self.assertEqual(len(slow), 1, steps)
+        self.assertGreaterEqual(slow[0][2], 0.19)
+        self.assertFalse([s for s in steps if s[3].startswith("fast")], steps)
+        # Into the slow thread through the fork, out through its barrier arrival, ending at the join.
+        kinds = [s[1] for s in steps]
+        self.assertIn("fork", kinds)
+        self.assertTrue(any(s[1] in ("barrier", "join") and s[0] != slow[0][0] for s in steps), steps)
+        self.assertEqual(steps[-1][0], 0, steps)
+
+    def test_task_chain_runs_through_every_link(self):
+        archive, _ = run_traced("task_chain")
+        self.assertEqual(stats(archive)["tasks"]["completed"], 3)
+        steps = critical_path(archive)
+        work = {name: sum(s[2] for s in steps if s[1] == "work" and s[3].startswith(name + " @task_chain.c:29"))
+                for name in ("a", "b", "c")}
+        self.assertGreaterEqual(work["a"], 0.019, steps)
+        self.assertGreaterEqual(work["b"], 0.039, steps)
+        self.assertGreaterEqual(work["c"], 0.059, steps)
+        order = [s[3][0] for s in steps if s[1] == "work" and re.match(r"[abc] @", s[3])]
+        self.assertEqual(order, ["a", "b", "c"], steps)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    PROGRAMS, OMPP_TRACE = sys.argv[1], sys.argv[2]
+    unittest.main(argv=[sys.argv[0], *sys.argv[3:]], verbosity=2)
