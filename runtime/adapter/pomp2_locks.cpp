@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <unordered_map>
 #include <utility>
 
@@ -69,18 +70,43 @@ void name_initialised_lock(const void* lock) {
 }
 
 // One LOCK region per init site (or, for a lock initialised without one,
-// per lock object); the per-thread cache keeps the registry's mutex off the
-// lock path after a thread's first use of a lock.
-const RegionRecord& lock_region(const void* lock) {
+// per lock object).  Two per-thread caches keep the registry's mutex off the
+// lock path after a thread's first use of a lock: a few recently used locks
+// in static TLS, read without a __tls_get_addr call (initial-exec, plain
+// data), and behind it a map of every lock the thread used.
+const RegionRecord& lock_region_of_any_lock(const void* lock, std::uint64_t epoch) {
     thread_local std::unordered_map<const void*, const RegionRecord*> cache;
     thread_local std::uint64_t cache_epoch = 0;
-    if (const auto epoch = g_lock_sites_epoch.load(std::memory_order_acquire); epoch != cache_epoch) [[unlikely]] {
+    if (epoch != cache_epoch) [[unlikely]] {
         cache.clear();
         cache_epoch = epoch;
     }
     auto [it, inserted] = cache.try_emplace(lock, nullptr);
     if (inserted) it->second = &ompp::core::RegionRegistry::instance().lock(lock);
     return *it->second;
+}
+
+struct RecentLock {
+    const void* lock;
+    const RegionRecord* region;
+};
+struct RecentLocks {
+    std::uint64_t epoch;
+    RecentLock slots[16];
+};
+__thread RecentLocks t_recent_locks __attribute__((tls_model("initial-exec"))) = {};
+
+const RegionRecord& lock_region(const void* lock) {
+    RecentLocks& recent = t_recent_locks;
+    if (const auto epoch = g_lock_sites_epoch.load(std::memory_order_acquire); epoch != recent.epoch) [[unlikely]] {
+        recent = RecentLocks{.epoch = epoch, .slots = {}};
+    }
+    const auto address = reinterpret_cast<std::uintptr_t>(lock);
+    RecentLock& slot = recent.slots[((address >> 3) ^ (address >> 9)) % std::size(recent.slots)];
+    if (slot.lock != lock) [[unlikely]] {
+        slot = {lock, &lock_region_of_any_lock(lock, recent.epoch)};
+    }
+    return *slot.region;
 }
 
 Measurement* lock_measurement() {

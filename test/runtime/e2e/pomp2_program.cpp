@@ -195,6 +195,17 @@ static void locks() {
     }
     POMP2_Destroy_lock(&lock);
     if (counter != 200) std::exit(10);
+    // The same lock object initialised again at another site: its uses are
+    // that site's, although every thread has the address cached.
+    static POMP2_Region_handle other_site = nullptr;
+    POMP2_Lock_init_site(&other_site,
+                         "78*regionType=lock*sscl=prog.c:199:199*escl=prog.c:199:199*lockName=other_lock**");
+    POMP2_Init_lock(&lock);
+    for (int i = 0; i < 50; ++i) {
+        POMP2_Set_lock(&lock);
+        POMP2_Unset_lock(&lock);
+    }
+    POMP2_Destroy_lock(&lock);
 }
 
 int main(int argc, char** argv) {

@@ -236,13 +236,19 @@ class ProgramTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         profile, _ = self.profile_in(outdir, threads=1)
         self.check_invariants(profile)
-        [lock] = region_ids(profile, "LOCK")
+        names = {r["id"]: r["name"] for r in profile["regions"] if r["kind"] == "LOCK"}
+        [lock] = [id for id, name in names.items() if name == "counter_lock"]
         [region] = [r for r in profile["regions"] if r["id"] == lock]
         self.assertEqual((region["name"], region["file"], region["first_line"]), ("counter_lock", "prog.c", 181))
         visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])
         self.assertGreaterEqual(visits, 200)
         held = sum(m["body_count"] for n in profile["nodes"] if n["region"] == lock for m in n["threads"])
         self.assertEqual(held, visits)
+        # The lock object initialised again at another site counts there, not
+        # at the site the threads' lock caches remember for its address.
+        [other] = [id for id, name in names.items() if name == "other_lock"]
+        other_visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == other for m in n["threads"])
+        self.assertEqual(other_visits, 50)
 
 
     def test_nest_locks_keep_openmp_3_semantics(self):
