@@ -533,6 +533,11 @@ class ExecutionGraphTest(unittest.TestCase):
                                str(self.work / "none.otf2")], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("none.otf2: no such trace archive", proc.stderr)
+        # An archive ompp-trace cannot read: the panel says why, the report is written.
+        broken = self.work / "broken.otf2"
+        broken.mkdir(exist_ok=True)
+        graph = embedded_payload(self.report(profile, "broken.html", "--trace", str(broken)).read_text())
+        self.assertIn("ompp-trace graph broken.otf2 failed: ompp-trace: ", graph["execution_graph"]["error"])
 
     def test_without_graphviz_the_view_says_so(self):
         # PATH without dot; ompp-trace is named by OMPP_TRACE_TOOL.
