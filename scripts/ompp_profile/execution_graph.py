@@ -19,6 +19,9 @@ from typing import Optional
 
 from .model import Profile
 
+# A path through 10^5 barriers has as many steps: the table keeps the longest.
+MAX_STEPS = 2000
+
 
 def archive_beside(profile_file: Path) -> Optional[Path]:
     """The trace OMPP_TRACE=1 writes beside a profile: <stem>.otf2/ for <stem>.json."""
@@ -54,7 +57,8 @@ def execution_graph(archive: Path, tool: Optional[str], profile: Profile) -> dic
     """The view's payload: the archive's name, and either `error` or the
     critical path (`steps`, `regions`: where it spends its time, totals) with
     each step's profile region where the trace's region is one of the
-    profile's, and the collapsed graph as `svg` (or `svg_error`)."""
+    profile's (of a long path the MAX_STEPS longest steps, each with its
+    `index` on the path), and the collapsed graph as `svg` (or `svg_error`)."""
     view: dict = {"archive": archive.name}
     if tool is None:
         return {**view, "error": "ompp-trace not found (build target ompp-trace, or set OMPP_TRACE_TOOL): "
@@ -69,6 +73,11 @@ def execution_graph(archive: Path, tool: Optional[str], profile: Profile) -> dic
         if proc.returncode != 0 or not output.is_file():
             return {**view, "error": f"ompp-trace graph {archive.name} failed: {proc.stderr.strip()[-500:]}"}
         graph = json.loads(output.read_text())
+    steps = graph["steps"]
+    graph["steps_total"] = len(steps)
+    if len(steps) > MAX_STEPS:
+        longest = sorted(range(len(steps)), key=lambda i: steps[i]["duration_s"], reverse=True)[:MAX_STEPS]
+        graph["steps"] = [steps[i] | {"index": i} for i in sorted(longest)]
     regions = _profile_regions(profile)
     for entry in graph["steps"] + graph["regions"]:
         entry["profile_region"] = regions.get((entry["file"], entry["line"]))

@@ -336,7 +336,8 @@ void ExecutionGraph::write_json(const std::vector<PathStep>& path, std::ostream&
         {"regions", std::move(regions)},
         {"dot", dot.str()},
     };
-    out << doc.dump(1) << "\n";
+    // Names come from the program's sources: a byte that is not UTF-8 becomes U+FFFD.
+    out << doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void ExecutionGraph::write_dot(std::ostream& out) const {

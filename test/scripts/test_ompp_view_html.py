@@ -549,6 +549,21 @@ class ExecutionGraphTest(unittest.TestCase):
         self.assertIn("Graphviz 'dot' not found", graph["svg_error"])
         self.assertTrue(graph["steps"])
 
+    def test_a_long_path_keeps_its_longest_steps(self):
+        from ompp_profile import execution_graph
+        limit, execution_graph.MAX_STEPS = execution_graph.MAX_STEPS, 2
+        try:
+            graph = execution_graph.execution_graph(self.archive, TRACE_TOOL, read_profile(self.profile_file))
+        finally:
+            execution_graph.MAX_STEPS = limit
+        self.assertEqual(graph["steps_total"], len(self.graph["steps"]))
+        self.assertEqual(len(graph["steps"]), 2)
+        indices = [s["index"] for s in graph["steps"]]
+        self.assertEqual(indices, sorted(indices))
+        self.assertIn("slow @imbalance.c:31", [s["region"] for s in graph["steps"]])
+        self.assertEqual([s["region"] for s in graph["steps"]],
+                         [self.graph["steps"][i]["region"] for i in indices])
+
     def test_without_ompp_trace_the_view_says_so(self):
         from ompp_profile.execution_graph import execution_graph
         graph = execution_graph(self.archive, None, read_profile(self.profile_file))

@@ -682,10 +682,11 @@
     }
     const linked = (x) => x.profile_region !== null ? ` data-r="${x.profile_region}"` : "";
     $("execgraph-summary").innerHTML =
-      `<p>critical path ${fmt(g.path_s)} of the trace's ${fmt(g.run_time_s)}, ${g.steps.length} steps ` +
-      `(${g.events} events, ${g.edges} edges, ${g.threads} threads); a dependency step is the time from one thread's event to the event on another it let go on</p>`;
+      `<p>critical path ${fmt(g.path_s)} of the trace's ${fmt(g.run_time_s)}, ${g.steps_total} steps ` +
+      `(${g.events} events, ${g.edges} edges, ${g.threads} threads); a dependency step is the time from one thread's event to the event on another it let go on` +
+      (g.steps.length < g.steps_total ? `; the table shows the ${g.steps.length} longest of ${g.steps_total} steps (ompp-view graph prints all)` : "") + `</p>`;
     const steps = g.steps.map((x, i) =>
-      `<tr class="step ${x.work ? "work" : "dependency"}"${linked(x)}><td class="num">${i + 1}</td>` +
+      `<tr class="step ${x.work ? "work" : "dependency"}"${linked(x)}><td class="num">${(x.index ?? i) + 1}</td>` +
       `<td>${x.work ? "work" : `<span data-tip="${esc(x.event)} on thread ${x.thread}">${esc(x.step)} ${x.from_thread}\u2192${x.thread}</span>`}</td>` +
       `<td>${esc(x.region)}</td><td class="num">${x.thread}</td><td class="num">${fmt(x.begin_s)}</td>` +
       `<td class="num">${fmt(x.duration_s)}</td><td class="num">${pct(100 * x.share)}</td></tr>`).join("");
