@@ -568,6 +568,13 @@ class ExecutionGraphTest(unittest.TestCase):
         from ompp_profile.execution_graph import execution_graph
         graph = execution_graph(self.archive, None, read_profile(self.profile_file))
         self.assertIn("ompp-trace not found", graph["error"])
+        if BROWSER:
+            html_file = self.work / "no-tool.html"
+            html_file.write_text(render(read_profile(self.profile_file), extra={"execution_graph": graph}))
+            view = open_in_browser(html_file)["views"]["execgraph"]
+            self.assertTrue(view["shown"])
+            self.assertIn("ompp-trace not found", view["error"])
+            self.assertEqual(view["cfg_nodes"], 0)
 
     @needs_browser
     def test_the_view_renders_and_selects_the_region(self):

@@ -67,6 +67,7 @@ async function main() {
           worse: [...el.querySelectorAll("tr.worse[data-r]")].map((tr) => Number(tr.dataset.r)),
           better: [...el.querySelectorAll("tr.better[data-r]")].map((tr) => Number(tr.dataset.r)),
           steps: el.querySelectorAll("tr.step").length,
+          error: (el.querySelector(".error") || {}).textContent || "",
         };
       }
       return out;

@@ -678,6 +678,7 @@
     $("execgraph-archive").textContent = g.archive;
     if (g.error) {
       $("execgraph-summary").innerHTML = `<p class="error">${esc(g.error)}</p>`;
+      $("execgraph-drawing").hidden = true;
       return;
     }
     const linked = (x) => x.profile_region !== null ? ` data-r="${x.profile_region}"` : "";
