@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 namespace ompp::trace_tool {
@@ -243,38 +246,98 @@ std::vector<PathStep> ExecutionGraph::critical_path() const {
     return path;
 }
 
+std::vector<PathShare> ExecutionGraph::shares(const std::vector<PathStep>& path) const {
+    std::map<std::pair<std::uint32_t, std::uint64_t>, double> by_region;
+    for (const PathStep& step : path) {
+        if (step.kind == EdgeKind::Program) by_region[{step.region, step.thread}] += trace_.seconds(step.end - step.begin);
+    }
+    std::vector<PathShare> ranked;
+    for (const auto& [key, seconds] : by_region) ranked.push_back({key.first, key.second, seconds});
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const PathShare& a, const PathShare& b) { return a.seconds > b.seconds; });
+    return ranked;
+}
+
 void ExecutionGraph::write_path_text(const std::vector<PathStep>& path, std::ostream& out) const {
     if (path.empty()) {
         out << "critical path: empty trace\n";
         return;
     }
     const double total = trace_.seconds(path.back().end - path.front().begin);
-    std::map<std::pair<std::uint32_t, std::uint64_t>, double> by_region;
     out << fmt::format("critical path: {:.6f} s from the first event to the last, {} steps "
                        "({} events, {} edges)\n",
                        total, path.size(), node_count_, edges());
     out << fmt::format("  {:>12} {:>12}  {:>7}  {:<10} {}\n", "begin [s]", "length [s]", "thread", "step", "where");
     for (const PathStep& step : path) {
-        const double length = trace_.seconds(step.end - step.begin);
         std::string where = label(step.region);
-        if (step.kind == EdgeKind::Program) {
-            by_region[{step.region, step.thread}] += length;
-        } else {
+        if (step.kind != EdgeKind::Program) {
             where = fmt::format("thread {} -> thread {}: {} {}", step.from_thread, step.thread, to_string(step.event),
                                 where);
         }
         out << fmt::format("  {:>12.6f} {:>12.6f}  {:>7}  {:<10} {}\n", trace_.seconds(step.begin - path.front().begin),
-                           length, step.thread, to_string(step.kind), where);
+                           trace_.seconds(step.end - step.begin), step.thread, to_string(step.kind), where);
     }
-    std::vector<std::pair<double, std::pair<std::uint32_t, std::uint64_t>>> ranked;
-    for (const auto& [key, seconds] : by_region) ranked.emplace_back(seconds, key);
-    std::sort(ranked.rbegin(), ranked.rend());
+    const std::vector<PathShare> ranked = shares(path);
     out << "where the critical path spends its time:\n";
     for (std::size_t i = 0; i < ranked.size() && i < 10; ++i) {
-        const auto [region, thread] = ranked[i].second;
-        out << fmt::format("  {:>12.6f} s {:>5.1f}%  thread {}  {}\n", ranked[i].first,
-                           total > 0 ? 100 * ranked[i].first / total : 0.0, thread, label(region));
+        out << fmt::format("  {:>12.6f} s {:>5.1f}%  thread {}  {}\n", ranked[i].seconds,
+                           total > 0 ? 100 * ranked[i].seconds / total : 0.0, ranked[i].thread, label(ranked[i].region));
     }
+}
+
+nlohmann::ordered_json ExecutionGraph::region_json(std::uint32_t region) const {
+    if (region == kNoRegion || region >= trace_.regions.size()) {
+        return {{"region", label(region)}, {"kind", ""}, {"file", ""}, {"line", 0}};
+    }
+    const Region& r = trace_.regions[region];
+    // OpenMP regions are named "!$omp <construct> @file:line"; the rest are user regions.
+    constexpr std::string_view openmp = "!$omp ";
+    const bool is_openmp = r.name.starts_with(openmp);
+    const std::string kind = is_openmp ? r.name.substr(openmp.size(), r.name.find(" @") - openmp.size()) : "user";
+    return {{"region", label(region)}, {"kind", kind}, {"file", r.file}, {"line", r.line}};
+}
+
+void ExecutionGraph::write_json(const std::vector<PathStep>& path, std::ostream& out) const {
+    const double total = path.empty() ? 0.0 : trace_.seconds(path.back().end - path.front().begin);
+    nlohmann::ordered_json steps = nlohmann::json::array();
+    for (const PathStep& step : path) {
+        const double seconds = trace_.seconds(step.end - step.begin);
+        nlohmann::ordered_json json = {
+            {"step", to_string(step.kind)},
+            {"work", step.kind == EdgeKind::Program},
+            {"event", to_string(step.event)},
+            {"thread", step.thread},
+            {"from_thread", step.from_thread},
+        };
+        json.update(region_json(step.region));
+        json.update(nlohmann::ordered_json{{"begin_s", trace_.seconds(step.begin)},
+                                           {"end_s", trace_.seconds(step.end)},
+                                           {"duration_s", seconds},
+                                           {"share", total > 0 ? seconds / total : 0.0}});
+        steps.push_back(std::move(json));
+    }
+    nlohmann::ordered_json regions = nlohmann::json::array();
+    for (const PathShare& share : shares(path)) {
+        nlohmann::ordered_json json = region_json(share.region);
+        json.update(nlohmann::ordered_json{{"thread", share.thread},
+                                           {"seconds", share.seconds},
+                                           {"share", total > 0 ? share.seconds / total : 0.0}});
+        regions.push_back(std::move(json));
+    }
+    std::ostringstream dot;
+    write_dot(dot);
+    nlohmann::ordered_json doc = {
+        {"run_time_s", trace_.seconds(trace_.length)},
+        {"path_s", total},
+        {"events", node_count_},
+        {"edges", edges()},
+        {"threads", trace_.threads.size()},
+        {"steps", std::move(steps)},
+        {"regions", std::move(regions)},
+        {"dot", dot.str()},
+    };
+    // Names come from the program's sources: a byte that is not UTF-8 becomes U+FFFD.
+    out << doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void ExecutionGraph::write_dot(std::ostream& out) const {

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "trace.hpp"
 
 namespace ompp::trace_tool {
@@ -37,6 +39,13 @@ struct PathStep {
 };
 inline constexpr std::uint32_t kNoRegion = ~std::uint32_t{0};
 
+// Where a critical path spends its time: work per (region, thread), most first.
+struct PathShare {
+    std::uint32_t region;
+    std::uint64_t thread;
+    double seconds;
+};
+
 class ExecutionGraph {
 public:
     explicit ExecutionGraph(const Trace& trace);
@@ -46,6 +55,10 @@ public:
     // From the first event to the last, consecutive work steps in one region merged.
     std::vector<PathStep> critical_path() const;
     void write_path_text(const std::vector<PathStep>& path, std::ostream& out) const;
+    // The same as data for ompp-view html: each step with its region's name,
+    // file and line, times in seconds from the trace's start; the shares per
+    // region; the Graphviz text of write_dot.
+    void write_json(const std::vector<PathStep>& path, std::ostream& out) const;
     // Graphviz: events collapsed by (event kind, region) over all threads and
     // instances, edges by their kind with counts; the critical path in red.
     void write_dot(std::ostream& out) const;
@@ -72,6 +85,9 @@ private:
     Node node(NodeId id) const;
     const Event& event(NodeId id) const;
     std::string label(std::uint32_t region) const;
+    std::vector<PathShare> shares(const std::vector<PathStep>& path) const;
+    // The region's label, construct kind ("critical sblock", "user", ...), file and line.
+    nlohmann::ordered_json region_json(std::uint32_t region) const;
 
     const Trace& trace_;
     std::vector<std::uint64_t> locations_;   // by position

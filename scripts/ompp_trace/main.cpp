@@ -3,7 +3,9 @@
 //
 //   ompp-trace stats ARCHIVE              event counts and consistency (JSON; exit 1 if inconsistent)
 //   ompp-trace perfetto ARCHIVE [-o OUT]  Chrome/Perfetto trace JSON (ui.perfetto.dev)
-//   ompp-trace graph ARCHIVE [--dot OUT]  critical path of the execution graph; the graph in Graphviz
+//   ompp-trace graph ARCHIVE [--dot OUT] [--json OUT]
+//                                         critical path of the execution graph; the graph in Graphviz;
+//                                         both as JSON (ompp-view html's execution graph view)
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -19,7 +21,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: ompp-trace stats ARCHIVE\n"
     "       ompp-trace perfetto ARCHIVE [-o OUT.json]\n"
-    "       ompp-trace graph ARCHIVE [--dot OUT.dot]\n"
+    "       ompp-trace graph ARCHIVE [--dot OUT.dot] [--json OUT.json]\n"
     "ARCHIVE: the <stem>.otf2 directory OMPP_TRACE=1 writes beside the profile, or its traces.otf2\n";
 
 // Runs `write` on OUTPUT (stdout when empty), failing with the file's name.
@@ -45,15 +47,18 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string& command = args[0];
-    std::string output;
+    std::string output;       // perfetto -o, graph --dot
+    std::string json_output;  // graph --json
     for (std::size_t i = 2; i < args.size(); ++i) {
-        const bool takes_file =
-            (command == "perfetto" && args[i] == "-o") || (command == "graph" && args[i] == "--dot");
-        if (!takes_file || i + 1 >= args.size()) {
+        std::string* file = command == "perfetto" && args[i] == "-o"   ? &output
+                            : command == "graph" && args[i] == "--dot"  ? &output
+                            : command == "graph" && args[i] == "--json" ? &json_output
+                                                                         : nullptr;
+        if (file == nullptr || i + 1 >= args.size()) {
             std::cerr << "ompp-trace: " << command << ": unexpected argument '" << args[i] << "'\n" << kUsage;
             return 2;
         }
-        output = args[++i];
+        *file = args[++i];
     }
     try {
         if (command == "stats") {
@@ -68,8 +73,10 @@ int main(int argc, char** argv) {
         if (command == "graph") {
             const Trace trace = read_trace(args[1]);
             const ExecutionGraph graph(trace);
-            graph.write_path_text(graph.critical_path(), std::cout);
+            const std::vector<PathStep> path = graph.critical_path();
+            graph.write_path_text(path, std::cout);
             if (!output.empty()) to_output(output, [&](std::ostream& out) { graph.write_dot(out); });
+            if (!json_output.empty()) to_output(json_output, [&](std::ostream& out) { graph.write_json(path, out); });
             return 0;
         }
     } catch (const std::exception& error) {

@@ -12,7 +12,12 @@
   puppeteer-core through view_html_browser.cjs; skipped when either is
   missing): no console errors, every view draws, a click in the icicle marks
   the region in the source and the control flow, layer navigation goes down
-  and back, and the load time is printed.
+  and back, and the load time is printed;
+- the execution graph view of a traced hand-instrumented program
+  (test/trace/programs/imbalance.c, when OMPP_TRACE_PROGRAMS names their
+  build directory and OMPP_TRACE_TOOL ompp-trace, as ctest does): the
+  critical path's table through the slow thread, the graph as inline SVG,
+  a clear note when Graphviz is missing, no such view without a trace.
 
 The embedded libraries come from the build (share/ompp/view, target
 ompp_view_assets); ctest passes its place in OMPP_VIEW_ASSETS and
@@ -113,7 +118,7 @@ def external_references(html: str) -> list[str]:
 
 
 def open_in_browser(html_file: Path, **options) -> dict:
-    """view_html_browser.cjs's findings; options: click_node, hash, screenshots, prefix, panels."""
+    """view_html_browser.cjs's findings; options: click_node, click_selector, hash, screenshots, prefix, panels."""
     command = ["node", str(HERE / "view_html_browser.cjs"), "--node-modules", str(NODE_MODULES),
                "--chromium", CHROMIUM, "--report", str(html_file)]
     for key, value in options.items():
@@ -447,6 +452,146 @@ class ManyRegionsProfileTest(RealProfile, unittest.TestCase):
         self.assertEqual(result["errors"], [])
         for view in ("calltree", "cfg", "source", "threads"):
             self.assertGreater(result["marked"][view], 0, f"region {node.region} not marked in {view}")
+
+
+TRACE_PROGRAMS = os.environ.get("OMPP_TRACE_PROGRAMS")
+TRACE_TOOL = os.environ.get("OMPP_TRACE_TOOL")
+
+
+@needs_assets
+@unittest.skipUnless(TRACE_PROGRAMS and TRACE_TOOL, "OMPP_TRACE_PROGRAMS / OMPP_TRACE_TOOL not set (ctest sets them)")
+class ExecutionGraphTest(unittest.TestCase):
+    """imbalance.c traced: thread 1 works 200 ms in "slow", thread 0 20 ms in "fast"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = Path(tempfile.mkdtemp(prefix="ompp-view-html-trace-"))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+        env.update(OMP_NUM_THREADS="2", OMPP_QUIET="1", OMPP_TRACE="1", OMPP_OUTDIR=str(cls.work))
+        subprocess.run([os.path.join(TRACE_PROGRAMS, "imbalance")], env=env, check=True, capture_output=True,
+                       timeout=120)
+        (profile,) = cls.work.glob("*.ompp.json")
+        (cls.archive,) = cls.work.glob("*.ompp.otf2")
+        cls.profile_file = profile
+        # The archive beside the profile is found without --trace.
+        cls.html_file = cls.report(profile, "traced.html")
+        cls.html = cls.html_file.read_text()
+        cls.graph = embedded_payload(cls.html)["execution_graph"]
+
+    @classmethod
+    def report(cls, profile: Path, name: str, *options: str, env: dict | None = None) -> Path:
+        html_file = cls.work / name
+        proc = subprocess.run([sys.executable, str(SCRIPTS / "ompp-view"), "html", str(profile), "-o", str(html_file),
+                               "--source-dir", str(HERE.parent / "trace" / "programs"), *options],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "OMPP_TRACE_TOOL": TRACE_TOOL, **(env or {})})
+        if proc.returncode != 0:
+            raise AssertionError(f"ompp-view html {profile} failed: {proc.stderr}")
+        return html_file
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def test_the_critical_path_goes_through_the_slow_thread(self):
+        self.assertNotIn("error", self.graph)
+        (slow,) = [s for s in self.graph["steps"] if s["work"] and s["region"].startswith("slow @imbalance.c:31")]
+        self.assertGreaterEqual(slow["duration_s"], 0.19)
+        self.assertFalse([s for s in self.graph["steps"] if s["region"].startswith("fast")])
+        # Linked to the profile's region "slow", so a click selects it in every view.
+        profile = read_profile(self.profile_file)
+        self.assertEqual(profile.regions[slow["profile_region"]].name, "slow")
+        self.assertEqual(self.graph["regions"][0]["region"], slow["region"])
+
+    def test_the_graph_is_inline_svg(self):
+        svg = self.graph["svg"]
+        self.assertTrue(svg.startswith("<svg"), svg[:200])
+        self.assertIn('class="node"', svg)
+        self.assertIn('stroke="red"', svg)   # the critical path
+        self.assertNotIn('id="node1"', svg)  # ids kept apart from the control-flow view's
+        self.assertEqual(external_references(self.html), [])
+
+    def untraced_report(self) -> Path:
+        """The same profile alone in a directory: no archive beside it."""
+        alone = self.work / "alone"
+        alone.mkdir(exist_ok=True)
+        profile = alone / self.profile_file.name
+        shutil.copy(self.profile_file, profile)
+        return self.report(profile, "untraced.html")
+
+    def test_no_view_without_a_trace(self):
+        self.assertNotIn("execution_graph", embedded_payload(self.untraced_report().read_text()))
+
+    def test_an_explicit_trace_and_a_missing_one(self):
+        alone = self.work / "explicit"
+        alone.mkdir()
+        profile = alone / "renamed.json"
+        shutil.copy(self.profile_file, profile)
+        graph = embedded_payload(self.report(profile, "explicit.html", "--trace", str(self.archive)).read_text())
+        self.assertEqual(graph["execution_graph"]["archive"], self.archive.name)
+        proc = subprocess.run([sys.executable, str(SCRIPTS / "ompp-view"), "html", str(profile), "--trace",
+                               str(self.work / "none.otf2")], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("none.otf2: no such trace archive", proc.stderr)
+        # An archive ompp-trace cannot read: the panel says why, the report is written.
+        broken = self.work / "broken.otf2"
+        broken.mkdir(exist_ok=True)
+        graph = embedded_payload(self.report(profile, "broken.html", "--trace", str(broken)).read_text())
+        self.assertIn("ompp-trace graph broken.otf2 failed: ompp-trace: ", graph["execution_graph"]["error"])
+
+    def test_without_graphviz_the_view_says_so(self):
+        # PATH without dot; ompp-trace is named by OMPP_TRACE_TOOL.
+        empty = self.work / "no-bin"
+        empty.mkdir(exist_ok=True)
+        graph = embedded_payload(self.report(self.profile_file, "no-dot.html", env={"PATH": str(empty)})
+                                 .read_text())["execution_graph"]
+        self.assertIsNone(graph["svg"])
+        self.assertIn("Graphviz 'dot' not found", graph["svg_error"])
+        self.assertTrue(graph["steps"])
+
+    def test_a_long_path_keeps_its_longest_steps(self):
+        from ompp_profile import execution_graph
+        limit, execution_graph.MAX_STEPS = execution_graph.MAX_STEPS, 2
+        try:
+            graph = execution_graph.execution_graph(self.archive, TRACE_TOOL, read_profile(self.profile_file))
+        finally:
+            execution_graph.MAX_STEPS = limit
+        self.assertEqual(graph["steps_total"], len(self.graph["steps"]))
+        self.assertEqual(len(graph["steps"]), 2)
+        indices = [s["index"] for s in graph["steps"]]
+        self.assertEqual(indices, sorted(indices))
+        self.assertIn("slow @imbalance.c:31", [s["region"] for s in graph["steps"]])
+        self.assertEqual([s["region"] for s in graph["steps"]],
+                         [self.graph["steps"][i]["region"] for i in indices])
+
+    def test_without_ompp_trace_the_view_says_so(self):
+        from ompp_profile.execution_graph import execution_graph
+        graph = execution_graph(self.archive, None, read_profile(self.profile_file))
+        self.assertIn("ompp-trace not found", graph["error"])
+        if BROWSER:
+            html_file = self.work / "no-tool.html"
+            html_file.write_text(render(read_profile(self.profile_file), extra={"execution_graph": graph}))
+            view = open_in_browser(html_file)["views"]["execgraph"]
+            self.assertTrue(view["shown"])
+            self.assertIn("ompp-trace not found", view["error"])
+            self.assertEqual(view["cfg_nodes"], 0)
+
+    @needs_browser
+    def test_the_view_renders_and_selects_the_region(self):
+        (slow,) = [s["profile_region"] for s in self.graph["steps"] if s["region"].startswith("slow @")]
+        shots = os.environ.get("OMPP_VIEW_SCREENSHOTS")
+        result = open_in_browser(self.html_file, click_selector=f'#execgraph tr.step.work[data-r="{slow}"]',
+                                 screenshots=shots, prefix="ompp-view", panels="execgraph" if shots else None)
+        self.assertEqual(result["errors"], [])
+        view = result["views"]["execgraph"]
+        self.assertTrue(view["shown"])
+        self.assertEqual(view["steps"], len(self.graph["steps"]))
+        self.assertGreater(view["cfg_nodes"], 0)  # the graph's Graphviz nodes
+        self.assertIn(f"region={slow}", result["clicked"]["hash"])
+        self.assertGreater(result["clicked"]["marked"]["calltree"], 0)
+        self.assertGreater(result["clicked"]["marked"]["source"], 0)
+        untraced = open_in_browser(self.untraced_report())
+        self.assertFalse(untraced["views"]["execgraph"]["shown"])
 
 
 if __name__ == "__main__":

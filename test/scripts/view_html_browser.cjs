@@ -10,8 +10,10 @@
 //   layers                CFG layer navigation: "+" into a child, "^" back up
 //   click_ms              from the click to every view updated
 //   wheel                 (--wheel 1) the icicle after a plain and a Ctrl+wheel zoom
+//   clicked               (--click-selector SEL) after clicking the first element SEL
+//                         matches: the hash and what is marked selected per panel
 // Usage: node view_html_browser.cjs --node-modules DIR --chromium EXE --report FILE
-//          [--click-node ID|widest] [--hash FRAGMENT]
+//          [--click-node ID|widest] [--click-selector SEL] [--hash FRAGMENT]
 //          [--screenshots DIR --prefix NAME [--panels page,calltree,...]]
 "use strict";
 const fs = require("fs");
@@ -21,7 +23,7 @@ const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
 const puppeteer = require(path.join(args["node-modules"], "puppeteer-core"));
 
-const PANELS = ["calltree", "threads", "ranked", "cfg", "source", "overtime", "compare"];
+const PANELS = ["calltree", "threads", "ranked", "cfg", "source", "overtime", "compare", "execgraph"];
 
 async function waitCfg(page, previousRun) {
   await page.waitForFunction((run) => Number(document.getElementById("cfg-body").dataset.run || 0) > run,
@@ -64,6 +66,8 @@ async function main() {
           heatmaps: el.querySelectorAll(".heatmap").length,
           worse: [...el.querySelectorAll("tr.worse[data-r]")].map((tr) => Number(tr.dataset.r)),
           better: [...el.querySelectorAll("tr.better[data-r]")].map((tr) => Number(tr.dataset.r)),
+          steps: el.querySelectorAll("tr.step").length,
+          error: (el.querySelector(".error") || {}).textContent || "",
         };
       }
       return out;
@@ -111,6 +115,14 @@ async function main() {
         layers.back = await cfgShown(page);
       }
       result.layers = layers;
+    }
+    if (args["click-selector"]) {
+      await page.click(args["click-selector"]);
+      await new Promise((r) => setTimeout(r, 300));
+      result.clicked = await page.evaluate((panels) => ({
+        hash: location.hash,
+        marked: Object.fromEntries(panels.map((id) => [id, document.getElementById(id).querySelectorAll(".sel").length])),
+      }), PANELS);
     }
     if (args.wheel) {
       // Ctrl+wheel over the icicle zooms it (d3-zoom); a plain wheel scrolls the page.

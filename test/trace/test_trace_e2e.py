@@ -64,6 +64,16 @@ def critical_path(archive):
     return steps
 
 
+def graph_json(archive):
+    """`ompp-trace graph --json`: the critical path and the collapsed graph as data."""
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "graph.json")
+        subprocess.run([OMPP_TRACE, "graph", archive, "--json", out], capture_output=True, text=True, timeout=120,
+                       check=True)
+        with open(out) as f:
+            return json.load(f)
+
+
 class TraceEvents(unittest.TestCase):
     DEFERRED, LOCK_ROUNDS, UNDEFERRED = 37, 5, 11
     TASKS = DEFERRED + UNDEFERRED  # if(0) tasks, counted without a clock when not tracing, are traced too
@@ -217,6 +227,48 @@ class CriticalPath(unittest.TestCase):
         self.assertGreaterEqual(work["c"], 0.059, steps)
         order = [s[3][0] for s in steps if s[1] == "work" and re.match(r"[abc] @", s[3])]
         self.assertEqual(order, ["a", "b", "c"], steps)
+
+
+class CriticalPathJson(unittest.TestCase):
+    """The same paths as data (ompp-view html's execution graph view)."""
+
+    def test_imbalance_as_data_matches_the_text(self):
+        archive, _ = run_traced("imbalance")
+        graph, text_steps = graph_json(archive), critical_path(archive)
+        steps = graph["steps"]
+        self.assertEqual(len(steps), len(text_steps))
+        self.assertEqual([s["thread"] for s in steps], [s[0] for s in text_steps])
+        (slow,) = [s for s in steps if s["work"] and s["region"].startswith("slow @")]
+        self.assertEqual((slow["kind"], slow["file"], slow["line"], slow["step"]), ("user", "imbalance.c", 31, "work"))
+        self.assertGreaterEqual(slow["duration_s"], 0.19)
+        self.assertAlmostEqual(slow["end_s"] - slow["begin_s"], slow["duration_s"], places=9)
+        self.assertGreater(slow["share"], 0.5)
+        self.assertFalse([s for s in steps if s["region"].startswith("fast")], steps)
+        self.assertTrue(any(s["step"] == "fork" and not s["work"] and s["thread"] == slow["thread"] for s in steps))
+        # Steps follow each other in time, from the trace's start, within its run time.
+        for before, after in zip(steps, steps[1:]):
+            self.assertLessEqual(before["end_s"], after["end_s"] + 1e-9)
+        self.assertAlmostEqual(graph["path_s"], steps[-1]["end_s"] - steps[0]["begin_s"], places=9)
+        self.assertLessEqual(graph["path_s"], graph["run_time_s"] + 1e-6)
+        # The regions, most first: the slow thread's 200 ms.
+        top = graph["regions"][0]
+        self.assertEqual((top["region"], top["thread"]), (slow["region"], slow["thread"]))
+        self.assertAlmostEqual(sum(r["seconds"] for r in graph["regions"]),
+                               sum(s["duration_s"] for s in steps if s["work"]), places=9)
+        self.assertTrue(graph["dot"].startswith("digraph"))
+        self.assertIn("color=red", graph["dot"])
+        self.assertEqual(graph["threads"], 2)
+
+    def test_task_chain_as_data_in_order(self):
+        archive, _ = run_traced("task_chain")
+        links = [s["region"][0] for s in graph_json(archive)["steps"]
+                 if s["work"] and re.match(r"[abc] @task_chain.c:29", s["region"])]
+        self.assertEqual(list(dict.fromkeys(links)), ["a", "b", "c"])
+
+    def test_json_option_needs_a_file(self):
+        proc = subprocess.run([OMPP_TRACE, "graph", "app.otf2", "--json"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("unexpected argument '--json'", proc.stderr)
 
 
 if __name__ == "__main__":

@@ -668,6 +668,39 @@
       `<table><tr><th>region</th><th class="num">before</th><th></th><th class="num">after</th><th></th><th class="num">change</th><th class="num">visits</th></tr>${body}</table>`;
   }
 
+  // ---- execution graph of an OMPP_TRACE trace (ompp-view html --trace) ----------
+  // ompp-trace found the critical path; Graphviz drew the collapsed graph
+  // when the report was written (svg).  Steps and shares whose region is one
+  // of the profile's link to it.
+  function renderExecutionGraph() {
+    const g = D.execution_graph;
+    if (!g) { $("execgraph").classList.add("empty"); return; }
+    $("execgraph-archive").textContent = g.archive;
+    if (g.error) {
+      $("execgraph-summary").innerHTML = `<p class="error">${esc(g.error)}</p>`;
+      $("execgraph-drawing").hidden = true;
+      return;
+    }
+    const linked = (x) => x.profile_region !== null ? ` data-r="${x.profile_region}"` : "";
+    $("execgraph-summary").innerHTML =
+      `<p>critical path ${fmt(g.path_s)} of the trace's ${fmt(g.run_time_s)}, ${g.steps_total} steps ` +
+      `(${g.events} events, ${g.edges} edges, ${g.threads} threads); a dependency step is the time from one thread's event to the event on another it let go on` +
+      (g.steps.length < g.steps_total ? `; the table shows the ${g.steps.length} longest of ${g.steps_total} steps (ompp-view graph prints all)` : "") + `</p>`;
+    const steps = g.steps.map((x, i) =>
+      `<tr class="step ${x.work ? "work" : "dependency"}"${linked(x)}><td class="num">${(x.index ?? i) + 1}</td>` +
+      `<td>${x.work ? "work" : `<span data-tip="${esc(x.event)} on thread ${x.thread}">${esc(x.step)} ${x.from_thread}\u2192${x.thread}</span>`}</td>` +
+      `<td>${esc(x.region)}</td><td class="num">${x.thread}</td><td class="num">${fmt(x.begin_s)}</td>` +
+      `<td class="num">${fmt(x.duration_s)}</td><td class="num">${pct(100 * x.share)}</td></tr>`).join("");
+    $("execgraph-path").innerHTML =
+      `<table><tr><th class="num">#</th><th>step</th><th>region</th><th class="num">thread</th><th class="num">begin</th><th class="num">duration</th><th class="num">share</th></tr>${steps}</table>`;
+    const shares = g.regions.map((x) =>
+      `<tr class="share"${linked(x)}><td>${esc(x.region)}</td><td class="num">${x.thread}</td>` +
+      `<td class="num">${fmt(x.seconds)}</td><td class="num">${pct(100 * x.share)}</td></tr>`).join("");
+    $("execgraph-shares").innerHTML = `<b>Where the path spends its time</b>` +
+      `<table><tr><th>region</th><th class="num">thread</th><th class="num">work</th><th class="num">share</th></tr>${shares}</table>`;
+    $("execgraph-svg").innerHTML = g.svg || `<p class="error">${esc(g.svg_error || "no graph")}</p>`;
+  }
+
   // ---- start ------------------------------------------------------------------
   // The page is ready once the first control-flow layout (asynchronous:
   // Graphviz compiles its WebAssembly first) is in; tests wait for that.
@@ -692,6 +725,7 @@
   renderSource(true);
   renderOvertime();
   renderCompare();
+  renderExecutionGraph();
   markAll();
   revealSelection();
   addEventListener("hashchange", () => { readHash(); renderTree(); renderCfg(); renderSource(true); renderDetails(); renderOvertime(); markAll(); });
