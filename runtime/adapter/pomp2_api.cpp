@@ -107,8 +107,6 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
-
 [[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
@@ -138,6 +136,9 @@ static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
         thread.task_end(region, now);
     }
 }
+
+// The instrumented code tests the new-task handle against the public value.
+static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
 
 // `clauses`: whether the instrumented code passes the task's if and final
 // clauses (POMP2_Task_create_begin_final), so that a task they make run at

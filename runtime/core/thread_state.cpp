@@ -162,7 +162,7 @@ __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor
 [[gnu::always_inline]] inline Frame& ThreadState::push(TaskContext& context, NodeKind kind, const RegionRecord& region,
                                                        Ticks now, const Node* fork_origin) {
     Node* caller = context.current_node();
-    if (caller->depth >= max_depth_ || context.included_fold != nullptr) [[unlikely]] {
+    if (folds_under(context, caller)) [[unlikely]] {
         return push_folded(context, kind, region, now, fork_origin);
     }
     return push_under(context, caller, kind, region, now, fork_origin);
@@ -187,7 +187,7 @@ __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, 
                                                              const RegionRecord& region, Ticks now,
                                                              const Node* fork_origin) {
     Node* caller = context.current_node();
-    Node* last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
+    Node* last_exited = context.last_exited();
     Node* node = child_of(parent, kind, &region, fork_origin);
     // A worker's part of a parallel region merges into the master's node, so
     // in the profile it was entered right after that node's parent, the fork
@@ -242,7 +242,7 @@ namespace {
         context.counter_marks.pop_back();
     }
     context.frames.pop_back();
-    (context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child) = node;
+    context.last_exited() = node;
     return {node, measured, outermost};
 }
 
@@ -723,9 +723,8 @@ void ThreadState::note_included_begin(TaskContext& context, bool final_task) {
 
 Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, const RegionRecord& region) {
     Node* caller = context.current_node();
-    const bool folds = caller->depth >= max_depth_ || context.included_fold != nullptr;
-    Node* node = child_of(folds ? fold_point(context) : caller, kind, &region, nullptr);
-    Node*& last_exited = context.frames.empty() ? context.root_last_exited : context.frames.back().last_exited_child;
+    Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
+    Node*& last_exited = context.last_exited();
     count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
     last_exited = node;
     // A visit of no measured time: the node's shortest visit is 0.

@@ -121,6 +121,9 @@ struct TaskContext {
     std::uint64_t tasks_created_at_include = 0;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
+    // Where the node this context left last is kept (control flow): in the
+    // innermost open frame, or beside the root.
+    Node*& last_exited() { return frames.empty() ? root_last_exited : frames.back().last_exited_child; }
 };
 
 // Where a thread sits in the OpenMP thread hierarchy; computed by the adapter
@@ -307,7 +310,11 @@ private:
     static void record_join_wait(Node& barrier, Node& part, Ticks waited);
     // Call paths deeper than max_depth_ fold into one node per region under
     // the node at max_depth_ (the fold point): recursion shows as one node
-    // whose visits nest, with their time counted once.
+    // whose visits nest, with their time counted once.  An entry from
+    // `caller` folds there, or under an included task's creation.
+    bool folds_under(const TaskContext& context, const Node* caller) const {
+        return caller->depth >= max_depth_ || context.included_fold != nullptr;
+    }
     Node* fold_point(const TaskContext& context) const {
         return context.included_fold != nullptr ? context.included_fold : context.frames[max_depth_ - 1].node;
     }
