@@ -2,7 +2,8 @@
 # Instructions per hot-path iteration (callgrind; repeatable on a loaded
 # machine, unlike wall time).  Usage: scripts/hotpath-instructions.sh [BUILD_DIR]
 # Prints one line per scenario: instructions per iteration, where an
-# iteration is a user-region pair, one construct instance, one task
+# iteration is a user-region pair, one construct instance (counted: an
+# atomic counted without timing, ompp's default output), one task
 # created, begun and ended, one task created and run at once by a
 # running task (included: the OpenMP runtime chose so; undeferred: its if
 # clause, passed by ompp's output, said so), one call of fib below an `if`
@@ -19,7 +20,7 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic critical loop parallel task included undeferred fibcall fibnode; do
+for scenario in user atomic counted critical loop parallel task included undeferred fibcall fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))

@@ -16,7 +16,7 @@ using namespace ompp::bench;
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: %s user|atomic|critical|loop|parallel|task|included|undeferred|fibcall|fibnode ITERATIONS\n", argv[0]);
+        std::fprintf(stderr, "usage: %s user|atomic|counted|critical|loop|parallel|task|included|undeferred|fibcall|fibnode ITERATIONS\n", argv[0]);
         return 2;
     }
     const char* scenario = argv[1];
@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) user_region_pair(handle);
     } else if (std::strcmp(scenario, "atomic") == 0) {
         for (long i = 0; i < iterations; ++i) atomic_instance(handle);
+    } else if (std::strcmp(scenario, "counted") == 0) {
+        for (long i = 0; i < iterations; ++i) counted_atomic_instance(handle);
     } else if (std::strcmp(scenario, "critical") == 0) {
         for (long i = 0; i < iterations; ++i) critical_instance(handle);
     } else if (std::strcmp(scenario, "loop") == 0) {

@@ -16,6 +16,7 @@ inline std::string ctc(const std::string& body) { return std::to_string(body.siz
 inline const std::string kUser = ctc("*regionType=userRegion*sscl=b.c:1:1*escl=b.c:9:9*userRegionName=hot**");
 inline const std::string kInner = ctc("*regionType=userRegion*sscl=b.c:2:2*escl=b.c:3:3*userRegionName=inner**");
 inline const std::string kAtomic = ctc("*regionType=atomic*sscl=b.c:4:4*escl=b.c:4:4**");
+inline const std::string kAtomicCounted = ctc("*regionType=atomic*sscl=b.c:5:5*escl=b.c:5:5*timing=count**");
 inline const std::string kCritical = ctc("*regionType=critical*sscl=b.c:5:5*escl=b.c:7:7**");
 inline const std::string kFor = ctc("*regionType=for*sscl=b.c:10:10*escl=b.c:12:12**");
 inline const std::string kParallel = ctc("*regionType=parallel*sscl=b.c:16:16*escl=b.c:18:18**");
@@ -32,6 +33,9 @@ inline void atomic_instance(POMP2_Region_handle& handle) {
     POMP2_Atomic_enter(&handle, kAtomic.c_str());
     POMP2_Atomic_exit(&handle);
 }
+
+// ompp's default output for atomic and flush: one count, no clock.
+inline void counted_atomic_instance(POMP2_Region_handle& handle) { POMP2_Atomic_count(&handle, kAtomicCounted.c_str()); }
 
 inline void critical_instance(POMP2_Region_handle& handle) {
     POMP2_Critical_enter(&handle, kCritical.c_str());

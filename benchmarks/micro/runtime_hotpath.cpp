@@ -76,6 +76,14 @@ void BM_AtomicInstance(benchmark::State& state) {
 }
 BENCHMARK(BM_AtomicInstance);
 
+// ompp's default output for atomic and flush: counted, no clock.
+void BM_CountedAtomicInstance(benchmark::State& state) {
+    fresh_measurement();
+    static POMP2_Region_handle handle = nullptr;
+    for (auto _ : state) counted_atomic_instance(handle);
+}
+BENCHMARK(BM_CountedAtomicInstance);
+
 void BM_CriticalInstance(benchmark::State& state) {
     fresh_measurement();
     static POMP2_Region_handle handle = nullptr;

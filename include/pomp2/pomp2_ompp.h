@@ -13,7 +13,9 @@
  * Extra CTC keys:  function=<enclosing function> (any region; '*' written
  * %2A, '%' %25), lockName=<init argument> (lock), hasFilter=1 (masked), cancelKind=<parallel|for|sections|
  * taskgroup>, hasNogroup=1, hasGrainsize=1, hasNum_tasks=1, hasPriority=1,
- * hasFinal=1, hasMergeable=1, hasDepend=1.  Unknown keys are ignored.
+ * hasFinal=1, hasMergeable=1, hasDepend=1, timing=count (atomic, flush: the
+ * construct is counted by POMP2_Atomic_count / POMP2_Flush_count, not timed).
+ * Unknown keys are ignored.
  */
 #ifndef POMP2_OMPP_H
 #define POMP2_OMPP_H
@@ -51,6 +53,13 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
 void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);
+
+/* atomic and flush, counted without timing: one call before the construct
+ * instead of the enter/exit pair.  Their own duration is below the clock's
+ * resolution, and in a hot loop (a flush polling a flag) timing them would
+ * cost more than the construct; the CTC string carries timing=count. */
+void POMP2_Atomic_count(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
+void POMP2_Flush_count(POMP2_Region_handle* pomp2_handle, const char ctc_string[]);
 
 /* taskyield: a scheduling point. */
 void POMP2_Taskyield_begin(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,

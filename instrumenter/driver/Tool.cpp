@@ -49,6 +49,9 @@ cl::opt<bool> HelpDisable("help-disable", cl::cat(ToolCategory),
                           cl::desc("List the construct families --disable accepts"));
 cl::opt<bool> KeepUntied("keep-untied", cl::cat(ToolCategory),
                          cl::desc("Keep `untied` on tasks (default: made tied, with a note)"));
+cl::opt<bool> TimeTrivial("time-trivial", cl::cat(ToolCategory),
+                          cl::desc("Time atomic and flush constructs with enter/exit events (default: "
+                                   "count them without reading the clock; --opari2-compatible times them)"));
 cl::opt<std::string> UnitId("unit-id", cl::cat(ToolCategory), cl::value_desc("id"),
                             cl::desc("Translation-unit id in generated symbol names ([a-z0-9]+; "
                                      "default: derived from the source and output paths)"));
@@ -306,6 +309,7 @@ int runTool(int Argc, const char **Argv, void *MainAddress) {
   Options.Prefix = InstallPrefix::ofExecutable(Argv[0], MainAddress);
   Options.Rewrite.Opari2Compatible = Opari2Compatible;
   Options.Rewrite.KeepUntied = KeepUntied;
+  Options.Rewrite.TimeTrivial = TimeTrivial;
   Options.Rewrite.UnitId = UnitId;
   Options.Rewrite.Disabled.assign(Disabled.begin(), Disabled.end());
   Options.KeepTemps = KeepTemps;

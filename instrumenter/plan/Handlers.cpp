@@ -275,21 +275,32 @@ void planMutex(size_t I, const Directive &D, Context &Ctx) {
 }
 
 /// Constructs measured by one enter/exit pair around them: atomic, flush,
-/// doacross ordered, cancel, cancellation point.
+/// doacross ordered, cancel, cancellation point.  Atomic and flush take less
+/// time than a clock read resolves: by default ompp's output counts them with
+/// one call (CTC key timing=count, which the report names) and reads no clock.
 void planEnterExit(size_t I, const Directive &D, Context &Ctx) {
   struct Shape {
     Construct Kind;
     const char *Type, *Calls;
+    bool Trivial;
   };
   static const Shape Shapes[] = {
-      {Construct::Atomic, "atomic", "Atomic"},
-      {Construct::Flush, "flush", "Flush"},
-      {Construct::OrderedDepend, "ordereddepend", "Ordered"},
-      {Construct::Cancel, "cancel", "Cancel"},
-      {Construct::CancellationPoint, "cancellationpoint", "Cancellation_point"},
+      {Construct::Atomic, "atomic", "Atomic", true},
+      {Construct::Flush, "flush", "Flush", true},
+      {Construct::OrderedDepend, "ordereddepend", "Ordered", false},
+      {Construct::Cancel, "cancel", "Cancel", false},
+      {Construct::CancellationPoint, "cancellationpoint", "Cancellation_point", false},
   };
   const Shape *S = llvm::find_if(Shapes, [&](const Shape &X) { return X.Kind == D.Kind; });
   unsigned N = Ctx.region(I, S->Type);
+  if (S->Trivial && !Ctx.Options.Opari2Compatible && !Ctx.Options.TimeTrivial) {
+    Ctx.regionData(N).Keys["timing"] = "count";
+    // The braces keep the count and the construct one statement (the body
+    // of an unbraced if or loop).
+    Ctx.before(D, std::string("{ POMP2_") + S->Calls + "_count(" + H(N) + ", " + C(N) + ");");
+    Ctx.after(D, "}");
+    return;
+  }
   Ctx.before(D, std::string("{ POMP2_") + S->Calls + "_enter(" + H(N) + ", " + C(N) + ");");
   Ctx.after(D, std::string("POMP2_") + S->Calls + "_exit(" + H(N) + "); }");
 }

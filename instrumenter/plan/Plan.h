@@ -26,6 +26,7 @@ namespace ompp::instrument::plan {
 struct PlanOptions {
   bool Opari2Compatible = false;
   bool KeepUntied = false;
+  bool TimeTrivial = false; // atomic and flush: enter/exit events instead of a count
   std::set<std::string> Disabled; // family names, groups already expanded
   std::string FileName;           // as named on the command line: #line and CTC
 };

@@ -131,6 +131,7 @@ llvm::Expected<RewriteResult> rewriteFile(llvm::StringRef File, llvm::ArrayRef<s
   plan::PlanOptions PlanOpts;
   PlanOpts.Opari2Compatible = Options.Opari2Compatible;
   PlanOpts.KeepUntied = Options.KeepUntied;
+  PlanOpts.TimeTrivial = Options.TimeTrivial;
   PlanOpts.Disabled = std::move(*Disabled);
   PlanOpts.FileName = File.str();
   auto Plan = plan::makePlan(*Unit, PlanOpts);

@@ -27,6 +27,7 @@ struct RewriteOptions {
   std::string UnitId;             // unique id for this translation unit ([a-z0-9]+), used in
                                   // generated symbol names; the driver supplies it
   bool KeepUntied = false;        // default: untied is removed with a one-line note (like OPARI2)
+  bool TimeTrivial = false;       // time atomic and flush (default: counted, no clock read)
   std::vector<std::string> Disabled; // construct families not to instrument, OPARI2 --disable style
                                   // (e.g. "atomic","critical","locks","flush","sync","task",...)
   /// When Clang cannot parse the file, read it with the textual front end

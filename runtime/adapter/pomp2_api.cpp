@@ -60,6 +60,21 @@ void exit(POMP2_Region_handle* handle, K fallback) {
     on_region(handle, nullptr, fallback, E::Leave,
               [](ThreadState& t, const RegionRecord& r, auto now) { t.exit(r, now); });
 }
+// A construct counted without timing (atomic, flush: timing=count).  A trace
+// still gets its enter and leave, at one clock read.
+void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const RegionRecord& region = region_of(handle, ctc, fallback);
+    if (!measured(region.info.kind)) return;
+    ThreadState& thread = m->this_thread();
+    if (ompp::trace::recording()) [[unlikely]] {
+        const auto now = m->now();
+        traced(thread, E::Enter, region, now);
+        traced(thread, E::Leave, region, now);
+    }
+    thread.count(region);
+}
 void begin_body(POMP2_Region_handle* handle, K fallback) {
     on_region(handle, nullptr, fallback, E::BodyBegin,
               [](ThreadState& t, const RegionRecord& r, auto now) { t.begin_body(r, now); });
@@ -344,6 +359,8 @@ OMPP_API void POMP2_Atomic_enter(POMP2_Region_handle* h, const char ctc[]) { ent
 OMPP_API void POMP2_Atomic_exit(POMP2_Region_handle* h) { exit(h, K::Atomic); }
 OMPP_API void POMP2_Flush_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Flush); }
 OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
+OMPP_API void POMP2_Atomic_count(POMP2_Region_handle* h, const char ctc[]) { count(h, ctc, K::Atomic); }
+OMPP_API void POMP2_Flush_count(POMP2_Region_handle* h, const char ctc[]) { count(h, ctc, K::Flush); }
 OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     watched([=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
             [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });

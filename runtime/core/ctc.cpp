@@ -84,6 +84,8 @@ std::optional<CtcInfo> parse_ctc(std::string_view ctc) {
             info.num_sections = to_int(value);
         } else if (key == "implicitBarrier") {
             info.barrier_at_join = value == "join";
+        } else if (key == "timing") {
+            info.counted_only = value == "count";
         } else if (key.starts_with("has")) {
             if (key == "hasUntied") info.untied = true;
             info.clauses.emplace_back(key.substr(3));

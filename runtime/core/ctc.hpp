@@ -3,7 +3,7 @@
 //   "<len>*regionType=<t>*sscl=<file>:<l1>:<l2>*escl=<file>:<l1>:<l2>*[key=value*]...*"
 //
 // Keys understood: regionType, sscl, escl, criticalName, userRegionName,
-// lockName, numSections, implicitBarrier, function (ompp's: the enclosing function),
+// lockName, numSections, implicitBarrier, timing, function (ompp's: the enclosing function),
 // has<Clause> (kept as clause names).  Unknown keys are ignored,
 // as pomp2_ompp.h promises; the length prefix is not trusted.
 #pragma once
@@ -29,6 +29,8 @@ struct CtcInfo {
     // region, whose barrier may be the region's join barrier (GCC leaves the
     // construct's own barrier out).
     bool barrier_at_join = false;
+    // timing=count: the construct is counted, its time not measured.
+    bool counted_only = false;
     std::vector<std::string> clauses;  // "has" keys without the prefix, e.g. "Nowait"
 };
 

@@ -56,6 +56,7 @@ const RegionRecord& RegionRegistry::register_handle(void** handle, const char* c
         info.function = parsed->function;
         info.directive = parsed->directive;
         info.block_end = parsed->block_end;
+        info.timed = !parsed->counted_only;
         record = &intern(std::string(ctc_content(ctc)), info, parsed->untied || parsed->region_type == "taskuntied",
                          parsed->barrier_at_join);
     } else {

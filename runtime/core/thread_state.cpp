@@ -295,6 +295,12 @@ void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
     push(*current_, kind, region, now);
 }
 
+void ThreadState::count(const RegionRecord& region) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    count_untimed_visit(*current_, NodeKind::Region, region);
+}
+
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     const EventScope event(*this);
     if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;

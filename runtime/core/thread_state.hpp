@@ -164,6 +164,9 @@ public:
     // Constructs without scheduling points.
     void enter(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
     void exit(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
+    // A construct counted without a clock read (CTC timing=count: atomic,
+    // flush): one visit of no time, in the control flow like any other.
+    void count(const RegionRecord& region);
     // exit() of an MPI call that moved `bytes` (counted on its node).
     void exit_moving_bytes(const RegionRecord& region, Ticks now, std::uint64_t bytes);
     // Phases inside an open construct: critical/ordered/lock (enterT, bodyT,

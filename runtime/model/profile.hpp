@@ -40,6 +40,7 @@ struct Region {
     SourceRange directive;            // sscl: the directive (or macro expansion site)
     SourceRange block_end;            // escl: the end of the structured block
     std::optional<std::string> function{};  // the enclosing function, as the instrumenter names it
+    bool timed = true;  // false: counted without a clock read (CTC timing=count: atomic, flush)
 };
 
 enum class NodeKind : std::uint8_t { Root, Region, ImplicitBarrier, TaskRoot, TaskStub };

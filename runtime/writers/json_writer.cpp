@@ -88,7 +88,8 @@ json to_json(const model::Profile& profile) {
                            {"last_line", std::max(region.block_end.last_line, region.directive.last_line)},
                            {"directive_last_line", region.directive.last_line},
                            {"block_end_file", region.block_end.file},
-                           {"block_end_first_line", region.block_end.first_line}});
+                           {"block_end_first_line", region.block_end.first_line},
+                           {"timed", region.timed}});
     }
 
     std::unordered_set<std::uint32_t> mpi_regions;

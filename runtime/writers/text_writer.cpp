@@ -53,8 +53,15 @@ std::string seconds(double value) { return fmt::format("{:>10.4f}", value); }
 std::string count(std::uint64_t value) { return fmt::format("{:>10}", value); }
 
 
-// ompP's flat-profile columns per construct (peers-reference §1.4).
-std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
+// What the report says of a construct ompp counts without timing.
+constexpr std::string_view kCountedOnly =
+    "counted, not timed: the construct takes less time than a clock read; ompp-instrument --time-trivial "
+    "(or --opari2-compatible) times it";
+
+// ompP's flat-profile columns per construct (peers-reference §1.4); a
+// construct counted without timing has only its count.
+std::vector<Column> columns_for(const model::Region* region, NodeKind node_kind) {
+    const RegionKind kind = region != nullptr ? region->kind : RegionKind::UserRegion;
     const Column exec_t{"execT", [](const Row& r) { return seconds(r.exec_t); }};
     const Column exec_c{"execC", [](const Row& r) { return count(r.exec_c); }};
     const Column body_t{"bodyT", [](const Row& r) { return seconds(r.body_t); }};
@@ -71,6 +78,7 @@ std::vector<Column> columns_for(RegionKind kind, NodeKind node_kind) {
     const Column mgmt_t{"mgmtT", [](const Row& r) { return seconds(r.mgmt_t); }};
     const Column bytes{"bytes", [](const Row& r) { return count(r.bytes); }};
     if (node_kind != NodeKind::Region) return {exec_t, exec_c};
+    if (region != nullptr && !region->timed) return {exec_c};
     switch (kind) {
     case RegionKind::Parallel:
     case RegionKind::ParallelLoop:
@@ -279,7 +287,9 @@ private:
         for (const auto& r : profile_.regions) by_kind[model::report_name(r.kind)].push_back(&r);
         for (const auto& [kind, list] : by_kind) {
             line("{}: {} region{}:", kind, list.size(), list.size() == 1 ? "" : "s");
-            for (const model::Region* r : list) line(" * R{:05} {}", r->id, location(*r));
+            for (const model::Region* r : list) {
+                line(" * R{:05} {}{}", r->id, location(*r), r->timed ? "" : " (counted, not timed)");
+            }
             line("");
         }
     }
@@ -358,7 +368,8 @@ private:
             if (r == nullptr) continue;
             line("R{:05} {} {}{}", r->id, location(*r), model::report_name(r->kind),
                  key.second == NodeKind::TaskRoot ? " EXECUTION" : "");
-            table(columns_for(r->kind, key.second), rows, false);
+            if (!r->timed) line("  {}", kCountedOnly);
+            table(columns_for(r, key.second), rows, false);
         }
     }
 
@@ -385,7 +396,7 @@ private:
                 std::map<std::uint32_t, Row> rows;
                 for (const auto& m : node.threads) rows[m.thread].add(row_of(node, m));
                 const model::Region* r = region(node.region);
-                table(columns_for(r != nullptr ? r->kind : RegionKind::UserRegion, node.kind), rows, true);
+                table(columns_for(r, node.kind), rows, true);
             }
             if (depth_[id] < model::kTextReportDepth) {
                 pending.insert(pending.end(), children_[id].rbegin(), children_[id].rend());

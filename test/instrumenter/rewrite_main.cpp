@@ -1,5 +1,5 @@
 // ompp_rewrite: test-only front end of the rewriter library.
-//   ompp_rewrite [--opari2] [--keep-untied] [--disable=a,b] [--unit-id=X] [--textual] FILE [-- CLANG ARGS...]
+//   ompp_rewrite [--opari2] [--keep-untied] [--time-trivial] [--disable=a,b] [--unit-id=X] [--textual] FILE [-- CLANG ARGS...]
 // --textual: the textual (fallback) front end instead of Clang's AST.
 // Prints the rewritten translation unit on stdout; exit 1 on error (message on stderr).
 #include "rewriter/Rewriter.h"
@@ -24,6 +24,8 @@ int main(int argc, char **argv) {
       Options.TextualOnly = true;
     else if (A == "--keep-untied")
       Options.KeepUntied = true;
+    else if (A == "--time-trivial")
+      Options.TimeTrivial = true;
     else if (A.consume_front("--disable=")) {
       llvm::SmallVector<llvm::StringRef> Names;
       A.split(Names, ',');

@@ -290,6 +290,67 @@ TEST_CASE("POMP2: tasks the if and final clauses make run at once are counted wi
     CHECK(p.warnings.empty());
 }
 
+TEST_CASE("POMP2: atomic and flush counted without timing: visits, no time, in the control flow", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle par = nullptr, atomic = nullptr, flush = nullptr, timed = nullptr;
+    const std::string par_ctc = "*regionType=parallel*sscl=d.c:3:3*escl=d.c:20:20**";
+    const std::string atomic_ctc = "*regionType=atomic*sscl=d.c:5:5*escl=d.c:6:6*timing=count**";
+    const std::string flush_ctc = "*regionType=flush*sscl=d.c:7:7*escl=d.c:7:7*timing=count**";
+    const std::string timed_ctc = "*regionType=atomic*sscl=d.c:8:8*escl=d.c:9:9**";
+    POMP2_Task_handle old_task;
+    clock.at(100);
+    POMP2_Parallel_fork(&par, 1, 1, &old_task, CTC(par_ctc));
+    POMP2_Parallel_begin(&par);
+    for (int i = 0; i < 3; ++i) {
+        clock.at(200 + 100 * i);  // the count calls read no clock: their time stays 0
+        POMP2_Atomic_count(&atomic, CTC(atomic_ctc));
+        POMP2_Flush_count(&flush, CTC(flush_ctc));
+        clock.at(250 + 100 * i);
+        POMP2_Atomic_enter(&timed, CTC(timed_ctc));
+        clock.at(260 + 100 * i);
+        POMP2_Atomic_exit(&timed);
+    }
+    clock.at(600);
+    POMP2_Parallel_end(&par);
+    POMP2_Parallel_join(&par, old_task);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+
+    const auto* pn = find_child(p, 0, NodeKind::Region, id_of(par));
+    REQUIRE(pn != nullptr);
+    const auto* an = find_child(p, pn->id, NodeKind::Region, id_of(atomic));
+    const auto* fn = find_child(p, pn->id, NodeKind::Region, id_of(flush));
+    const auto* tn = find_child(p, pn->id, NodeKind::Region, id_of(timed));
+    REQUIRE(an != nullptr);
+    REQUIRE(fn != nullptr);
+    REQUIRE(tn != nullptr);
+    for (const auto* counted : {an, fn}) {
+        CHECK(thread_of(*counted, 0)->visits == 3);
+        CHECK(thread_of(*counted, 0)->inclusive_s == 0);
+        CHECK(thread_of(*counted, 0)->max_s == 0);
+    }
+    CHECK(thread_of(*tn, 0)->visits == 3);
+    CHECK(thread_of(*tn, 0)->inclusive_s == Approx(30e-9));
+    CHECK(thread_of(*pn, 0)->exclusive_s == Approx(470e-9));  // the counted constructs' time is the region's
+    // Control flow: atomic after the parallel's begin or the timed atomic, flush after atomic.
+    const auto count_from = [](const model::Node& node, std::uint32_t from) {
+        std::uint64_t total = 0;
+        for (const auto& predecessor : node.predecessors)
+            if (predecessor.node == from) total += predecessor.count;
+        return total;
+    };
+    CHECK(count_from(*fn, an->id) == 3);
+    CHECK(count_from(*an, tn->id) == 2);
+    const auto region_of = [&](POMP2_Region_handle handle) {
+        return *std::find_if(p.regions.begin(), p.regions.end(), [&](const auto& r) { return r.id == id_of(handle); });
+    };
+    CHECK_FALSE(region_of(atomic).timed);
+    CHECK_FALSE(region_of(flush).timed);
+    CHECK(region_of(timed).timed);
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
 // A task that may have been deferred was created inside the undeferred task:
 // its taskwait may wait, and is measured.  A recursion of undeferred tasks
 // (BOTS-style `if` cut-off) adds no node per level.

@@ -331,6 +331,9 @@ TEST_CASE("task profiling: tasks created on one thread run on others, read concu
         });
     }
     for (int i = 0; i < kTasks; ++i) {
+        // Half-way, a snapshot must have been read while the trees grow (on a
+        // loaded machine the reader may not have run yet).
+        while (i == kTasks / 2 && snapshots.load() == 0) std::this_thread::yield();
         const auto old = master.current_task();
         handles[i].store(master.new_task_handle());
         master.enter(task, m.now());
@@ -343,7 +346,6 @@ TEST_CASE("task profiling: tasks created on one thread run on others, read concu
     master.join(par, m.now());
     done.store(true);
     reader.join();
-    CHECK(snapshots.load() > 0);
     CHECK(bad_snapshots.load() == 0);
 
     const auto p = m.build_profile();

@@ -111,6 +111,24 @@ TEST_CASE("text report has ompP's sections, columns and a SUM row", "[writers]")
     }
 }
 
+TEST_CASE("a construct counted without timing: only its count, a note saying so, timed=false", "[writers]") {
+    model::Profile p = small_profile();
+    p.regions[1].kind = model::RegionKind::Atomic;
+    p.regions[1].name.reset();
+    p.regions[1].timed = false;
+    p.nodes[2].threads[0].inclusive_s = p.nodes[2].threads[0].exclusive_s = p.nodes[2].threads[0].enter_s = 0;
+    const std::string text = writers::to_text(p);
+    CHECK_THAT(text, Catch::Contains(" * R00002 demo.c (12-14) (counted, not timed)"));
+    CHECK_THAT(text, Catch::Contains("R00002 demo.c (12-14) ATOMIC\n  counted, not timed: "));
+    // Its flat profile has the count column alone.
+    const auto table = text.find("\n TID", text.find("R00002 demo.c (12-14) ATOMIC"));
+    REQUIRE(table != std::string::npos);
+    CHECK(text.substr(table, text.find('\n', table + 1) - table) == "\n TID      execC");
+    CHECK(writers::to_json(p)["regions"][1]["timed"] == false);
+    CHECK(writers::to_json(p)["regions"][0]["timed"] == true);
+    CHECK_THAT(writers::to_text(small_profile()), !Catch::Contains("counted, not timed"));
+}
+
 TEST_CASE("text report names regions by file relative to the source root and by function", "[writers]") {
     model::Profile p = small_profile();
     p.source_root = "/home/u/build-tree/src/";

@@ -150,14 +150,14 @@ int POMP2_Lib_get_max_threads(void) { return omp_get_max_threads(); }
         current_task = old;                                                                     \
     }
 
-ENTER_CTC(Atomic_enter) PLAIN(Atomic_exit)
+ENTER_CTC(Atomic_enter) PLAIN(Atomic_exit) ENTER_CTC(Atomic_count)
 SAVE_TASK(Barrier_enter) RESTORE_TASK(Barrier_exit)
 void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old) {
     *old = current_task;
     record("Implicit_barrier_enter", h, NULL);
 }
 RESTORE_TASK(Implicit_barrier_exit)
-ENTER_CTC(Flush_enter) PLAIN(Flush_exit)
+ENTER_CTC(Flush_enter) PLAIN(Flush_exit) ENTER_CTC(Flush_count)
 ENTER_CTC(Critical_enter) PLAIN(Critical_exit) PLAIN(Critical_begin) PLAIN(Critical_end)
 ENTER_CTC(Ordered_enter) PLAIN(Ordered_exit) PLAIN(Ordered_begin) PLAIN(Ordered_end)
 void POMP2_Parallel_fork(POMP2_Region_handle* h, int if_clause, int num_threads,

@@ -9,4 +9,4 @@ int main(void) {
 }
 // EXPECT-WARNING: header_pragma_once.c:3:(\d+:)? warning: not instrumented: 1 OpenMP directive in header '\S*header_pragma_once.h' \(first at line 5; the header could not be inlined: it uses #pragma once\)
 // STDOUT: 1
-// T1: Flush_enter flush@6; Flush_exit flush@6
+// T1: Flush_count flush@6

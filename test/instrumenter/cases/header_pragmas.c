@@ -13,7 +13,7 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1
-// T1: Parallel_fork parallel@9; Parallel_begin parallel@9; Atomic_enter atomic@11; Atomic_exit atomic@11;
+// T1: Parallel_fork parallel@9; Parallel_begin parallel@9; Atomic_count atomic@11;
 // T1: Parallel_end parallel@9; Parallel_join parallel@9;
-// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@10; Atomic_exit atomic;
+// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_count atomic@10;
 // T1: Parallel_end parallel; Parallel_join parallel

@@ -18,5 +18,5 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1
-// T1: Parallel_fork parallel@6; Parallel_begin parallel@6; Atomic_enter atomic@11; Atomic_exit atomic@11;
+// T1: Parallel_fork parallel@6; Parallel_begin parallel@6; Atomic_count atomic@11;
 // T1: Parallel_end parallel; Parallel_join parallel

@@ -14,5 +14,5 @@ int unused_line_check(void) { int unused; return 0; }
 // The input's own #line directives are kept by every #line the rewriter adds.
 // EXPECT-COMPILER-WARNING: generated.y:110:\d+: warning: unused variable
 // STDOUT: 1 107
-// T1: Parallel_fork parallel@102; Parallel_begin parallel; Atomic_enter atomic@104; Atomic_exit atomic;
+// T1: Parallel_fork parallel@102; Parallel_begin parallel; Atomic_count atomic@104;
 // T1: Parallel_end parallel; Parallel_join parallel

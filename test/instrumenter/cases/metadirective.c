@@ -19,7 +19,7 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1 1
-// T1: Atomic_enter atomic@9; Atomic_exit atomic;
-// T1: Parallel_fork parallel@12; Parallel_begin parallel; Atomic_enter atomic@16; Atomic_exit atomic;
+// T1: Atomic_count atomic@9;
+// T1: Parallel_fork parallel@12; Parallel_begin parallel; Atomic_count atomic@16;
 // T1: Parallel_end parallel; Parallel_join parallel
 // TEXTUAL-DIFFERS: only Clang knows which variant it chose

@@ -21,5 +21,5 @@ int main(void) {
 // STDOUT: 1
 // T1: Parallel_fork parallel@5; Parallel_begin parallel@5; Parallel_end parallel@5; Parallel_join parallel@5;
 // T1: Parallel_fork parallelfor@10; Parallel_begin parallelfor@10; Parallel_end parallelfor@10; Parallel_join parallelfor@10;
-// T1: Parallel_fork parallel@13; Parallel_begin parallel@13; Atomic_enter atomic@15; Atomic_exit atomic@15;
+// T1: Parallel_fork parallel@13; Parallel_begin parallel@13; Atomic_count atomic@15;
 // T1: Parallel_end parallel@13; Parallel_join parallel@13

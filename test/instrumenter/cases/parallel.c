@@ -10,9 +10,9 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1
-// T1: Parallel_fork parallel@4; Parallel_begin parallel@4; Atomic_enter atomic@6; Atomic_exit atomic;
+// T1: Parallel_fork parallel@4; Parallel_begin parallel@4; Atomic_count atomic@6;
 // T1: Parallel_end parallel; Parallel_join parallel
-// T2.0: Parallel_fork parallel; Parallel_begin parallel; Atomic_enter atomic; Atomic_exit atomic;
+// T2.0: Parallel_fork parallel; Parallel_begin parallel; Atomic_count atomic;
 // T2.0: Parallel_end parallel; Parallel_join parallel
-// T2.1: Parallel_begin parallel; Atomic_enter atomic; Atomic_exit atomic;
+// T2.1: Parallel_begin parallel; Atomic_count atomic;
 // T2.1: Parallel_end parallel

@@ -21,7 +21,7 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1 31
-// T1: Parallel_fork parallel@8; Parallel_begin parallel@8; Atomic_enter atomic@10; Atomic_exit atomic@10;
+// T1: Parallel_fork parallel@8; Parallel_begin parallel@8; Atomic_count atomic@10;
 // T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallelfor@12; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;
 // T1: Parallel_fork parallelfor@13; Parallel_begin parallelfor; For_enter parallelfor; For_exit parallelfor; Parallel_end parallelfor; Parallel_join parallelfor;

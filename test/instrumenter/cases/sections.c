@@ -29,7 +29,7 @@ int main(void) {
 // T1: Sections_exit parallelsections;
 // T1: Parallel_end parallelsections; Parallel_join parallelsections;
 // T1: Parallel_fork parallel@10; Parallel_begin parallel; Sections_enter sections@12;
-// T1: Section_begin section@14; Atomic_enter atomic@16; Atomic_exit atomic; Section_end section; Section_begin section@19; Section_end section;
+// T1: Section_begin section@14; Atomic_count atomic@16; Section_end section; Section_begin section@19; Section_end section;
 // T1: Sections_exit sections;
 // T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Section_begin section = 4

@@ -53,7 +53,7 @@ int main(void) {
   return 0;
 }
 // STDOUT: 1 6 2 3 10 6
-// T2.COUNT: Atomic_exit atomic@20 = 6
-// T2.COUNT: Atomic_exit atomic@25 = 2
+// T2.COUNT: Atomic_count atomic@20 = 6
+// T2.COUNT: Atomic_count atomic@25 = 2
 // T2.COUNT: Master_end master@32 = 1
 // T2.COUNT: Task_end task@49 = 1

@@ -29,7 +29,7 @@ int main() {
   return 0;
 }
 // STDOUT: 1
-// T1: Parallel_fork parallel@4; Parallel_begin parallel; Atomic_enter atomic@6; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_enter atomic@12; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@18; Parallel_begin parallel; Atomic_enter atomic@23; Atomic_exit atomic; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@4; Parallel_begin parallel; Atomic_count atomic@6; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@9; Parallel_begin parallel; Atomic_count atomic@12; Parallel_end parallel; Parallel_join parallel;
+// T1: Parallel_fork parallel@18; Parallel_begin parallel; Atomic_count atomic@23; Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@26; Parallel_begin parallel; Parallel_end parallel; Parallel_join parallel

@@ -24,9 +24,11 @@ int main(void) {
 // T1: Parallel_fork parallel; Parallel_begin parallel;
 // T1: Critical_enter critical@6; Critical_begin critical; Critical_end critical; Critical_exit critical;
 // T1: Critical_enter critical@8; Critical_begin critical@8; Critical_end critical@8; Critical_exit critical@8;
-// T1: Atomic_enter atomic@10; Atomic_exit atomic@10; Atomic_enter atomic@12; Atomic_exit atomic@12;
-// T1: Atomic_enter atomic@14; Atomic_exit atomic@14;
-// T1: Flush_enter flush@16; Flush_exit flush@16; Barrier_enter barrier@17; Barrier_exit barrier@17; Flush_enter flush@18; Flush_exit flush@18;
+// T1: Atomic_count atomic@10; Atomic_count atomic@12;
+// T1: Atomic_count atomic@14;
+// T1: Flush_count flush@16; Barrier_enter barrier@17; Barrier_exit barrier@17; Flush_count flush@18;
 // T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Critical_begin critical@8 = 2
 // T2.COUNT: Barrier_exit barrier = 2
+// EXPECT-CTC: regionType=atomic\*.*timing=count\*
+// EXPECT-CTC: regionType=flush\*.*timing=count\*

@@ -20,7 +20,7 @@ int main(void) {
 // STDOUT: 1
 // T1: Parallel_fork parallel; Parallel_begin parallel; Single_enter single; Single_begin single;
 // T1: Taskgroup_enter taskgroup@7; Taskgroup_begin taskgroup; Task_create_begin task@9;
-// T1: Task_begin task; Atomic_enter atomic; Atomic_exit atomic; Task_end task; Task_create_end task;
+// T1: Task_begin task; Atomic_count atomic; Task_end task; Task_create_end task;
 // T1: Taskyield_begin taskyield@14; Taskyield_end taskyield; Taskgroup_end taskgroup; Taskgroup_exit taskgroup;
 // T1: Single_end single; Single_exit single;
 // T1: Parallel_end parallel; Parallel_join parallel

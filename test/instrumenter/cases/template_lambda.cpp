@@ -24,4 +24,4 @@ int main() {
 // STDOUT: 10 10 1
 // T1.COUNT: Parallel_fork parallelfor@4 = 2
 // T1.COUNT: Parallel_fork parallel@13 = 2
-// T1.COUNT: Atomic_enter atomic@15 = 2
+// T1.COUNT: Atomic_count atomic@15 = 2

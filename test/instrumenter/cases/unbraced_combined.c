@@ -78,5 +78,5 @@ int main(void) {
 // T2.COUNT: Task_end task@49 = 2
 // T2.COUNT: Taskgroup_exit taskgroup@42 = 1
 // T2.COUNT: Parallel_join parallelfor@55 = 1
-// T2.COUNT: Atomic_exit atomic@62 = 9
+// T2.COUNT: Atomic_count atomic@62 = 9
 // TEXTUAL-DIFFERS: a block starting with a _Pragma macro cannot be delimited from tokens

@@ -50,7 +50,7 @@ int main(void) {
 // T1.COUNT: Single_end single@16 = 1
 // T1.COUNT: Parallel_end parallel@15 = 1
 // T1.COUNT: Task_create_end task@24 = 1
-// T2.COUNT: Atomic_exit atomic@12 = 2
+// T2.COUNT: Atomic_count atomic@12 = 2
 // T2.COUNT: Task_end task@24 = 1
 // T2.COUNT: Single_exit single@27 = 2
 // T2.COUNT: Task_create_end task@33 = 1

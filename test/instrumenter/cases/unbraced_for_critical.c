@@ -28,7 +28,7 @@ int main(void) {
 // STDOUT: 4950 25 20 45
 // T1.COUNT: Critical_begin critical@10 = 100
 // T1.COUNT: Critical_exit critical@15 = 5
-// T1.COUNT: Atomic_exit atomic@18 = 5
+// T1.COUNT: Atomic_count atomic@18 = 5
 // T1.COUNT: Critical_end critical@23 = 10
 // T2.COUNT: For_exit for@8 = 2
 // T2.COUNT: For_exit for@12 = 2

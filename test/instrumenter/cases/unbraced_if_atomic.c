@@ -26,12 +26,12 @@ int main(void) {
 // T1: Parallel_fork parallel@8; Parallel_begin parallel; Single_enter single@9; Single_begin single; Single_end single;
 // T1: Single_exit single;
 // T1: Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@11; Parallel_begin parallel; Atomic_enter atomic@13; Atomic_exit atomic;
+// T1: Parallel_fork parallel@11; Parallel_begin parallel; Atomic_count atomic@13;
 // T1: Parallel_end parallel; Parallel_join parallel;
-// T1: Parallel_fork parallel@15; Parallel_begin parallel; Atomic_enter atomic@17; Atomic_exit atomic;
+// T1: Parallel_fork parallel@15; Parallel_begin parallel; Atomic_count atomic@17;
 // T1: Parallel_end parallel; Parallel_join parallel
-// T2.COUNT: Atomic_enter atomic@13 = 2
-// T2.COUNT: Atomic_exit atomic@17 = 1
-// T2.COUNT: Atomic_exit atomic@20 = 1
+// T2.COUNT: Atomic_count atomic@13 = 2
+// T2.COUNT: Atomic_count atomic@17 = 1
+// T2.COUNT: Atomic_count atomic@20 = 1
 // T2.COUNT: Parallel_end parallel@15 = 2
 // JOIN-BARRIER: single@9

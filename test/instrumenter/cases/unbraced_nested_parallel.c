@@ -42,7 +42,7 @@ int main(void) {
 // T2.COUNT: Parallel_begin parallel@12 = 4
 // T2.COUNT: Parallel_join parallel@21 = 1
 // T2.COUNT: Parallel_join parallel@27 = 1
-// T2.COUNT: Atomic_exit atomic@28 = 2
+// T2.COUNT: Atomic_count atomic@28 = 2
 // T2.COUNT: Parallel_begin parallel@32 = 8
 // T2.COUNT: Parallel_end parallel@10 = 2
 // T2.COUNT: Parallel_end parallel@19 = 2

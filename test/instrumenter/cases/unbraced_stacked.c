@@ -37,14 +37,14 @@ int main(void) {
 // T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@12; Parallel_begin parallel; Master_begin master@13; Taskgroup_enter taskgroup@14; Taskgroup_begin taskgroup;
 // T1: Task_create_begin task@15; Task_begin task@15;
-// T1: Atomic_enter atomic@17; Atomic_exit atomic; Atomic_enter atomic@17; Atomic_exit atomic;
-// T1: Atomic_enter atomic@17; Atomic_exit atomic; Atomic_enter atomic@17; Atomic_exit atomic;
+// T1: Atomic_count atomic@17; Atomic_count atomic@17;
+// T1: Atomic_count atomic@17; Atomic_count atomic@17;
 // T1: Task_end task@15; Task_create_end task@15; Taskgroup_end taskgroup; Taskgroup_exit taskgroup; Master_end master;
 // T1: Parallel_end parallel; Parallel_join parallel;
 // T1: Parallel_fork parallel@19; Parallel_begin parallel; Sections_enter sections@20;
-// T1: Section_begin section@22; Task_create_begin task@23; Task_begin task@23; Atomic_enter atomic@24; Atomic_exit atomic;
+// T1: Section_begin section@22; Task_create_begin task@23; Task_begin task@23; Atomic_count atomic@24;
 // T1: Task_end task@23; Task_create_end task@23; Section_end section;
-// T1: Section_begin section@26; Atomic_enter atomic@27; Atomic_exit atomic; Section_end section;
+// T1: Section_begin section@26; Atomic_count atomic@27; Section_end section;
 // T1: Sections_exit sections;
 // T1: Parallel_end parallel; Parallel_join parallel
 // T2.COUNT: Task_end task = 3

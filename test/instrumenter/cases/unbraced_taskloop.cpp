@@ -26,6 +26,6 @@ int main() {
 // T2.COUNT: Taskloop_enter taskloop@11 = 1
 // T2.COUNT: Taskloop_task_begin taskloop@11 = 2
 // T2.COUNT: Taskloop_task_end taskloop@11 = 2
-// T2.COUNT: Atomic_exit atomic@14 = 4
+// T2.COUNT: Atomic_count atomic@14 = 4
 // T2.COUNT: Task_end task@19 = 3
 // T2.COUNT: Single_exit single@17 = 2
