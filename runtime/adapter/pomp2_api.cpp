@@ -86,8 +86,7 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
     }
     const auto now = m->now();
     traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
-    const TaskHandle current = thread.enter_scheduling_point(region, now, node_kind);
-    if (old_task != nullptr) *old_task = current;
+    thread.enter_scheduling_point(region, now, old_task, node_kind);
 }
 
 // The common case of an event, checked in one go: measurement on, this
@@ -207,8 +206,7 @@ struct TaskClauses {
     if (new_task != nullptr) *new_task = task;
     const auto now = m.now();
     traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
-    const TaskHandle creator = thread.enter_scheduling_point(region, now);
-    if (old_task != nullptr) *old_task = creator;
+    thread.enter_scheduling_point(region, now, old_task);
 }
 
 [[gnu::noinline]] void create_task_in_general(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,

@@ -283,10 +283,11 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
 }
 
 [[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
-    : in_flight_(thread.events_in_flight_) {
-    in_flight_.store(in_flight_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    thread.measurement_.order_event_start();
-    refused_ = thread.measurement_.stopped();
+    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
+    thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
+    const Measurement& measurement = thread.measurement_;
+    measurement.order_event_start();
+    refused_ = measurement.stopped();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -641,11 +642,14 @@ TaskHandle ThreadState::current_task() {
     return event.refused() ? 0 : current_->handle;
 }
 
-TaskHandle ThreadState::enter_scheduling_point(const RegionRecord& region, Ticks now, NodeKind kind) {
+void ThreadState::enter_scheduling_point(const RegionRecord& region, Ticks now, TaskHandle* old_task, NodeKind kind) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return 0;
+    if (event.refused()) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    if (old_task != nullptr) *old_task = current_->handle;
     push(*current_, kind, region, now);
-    return current_->handle;
 }
 
 void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now, NodeKind kind) {

@@ -202,10 +202,11 @@ public:
     }
     void resume(TaskHandle task, Ticks now);
     // A scheduling point (a task's creation included) as one event each
-    // way: entered, returning current_task() for the old-task variable;
-    // left, resuming `task` (the old-task variable) and then exiting.
-    TaskHandle enter_scheduling_point(const RegionRecord& region, Ticks now,
-                                      model::NodeKind kind = model::NodeKind::Region);
+    // way: entered, with current_task() stored in the old-task variable
+    // (unless null; the store is here so that the adapter's call is a tail
+    // call); left, resuming `task` (the old-task variable) and then exiting.
+    void enter_scheduling_point(const RegionRecord& region, Ticks now, TaskHandle* old_task,
+                                model::NodeKind kind = model::NodeKind::Region);
     void exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now,
                                model::NodeKind kind = model::NodeKind::Region);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
@@ -379,13 +380,15 @@ private:
     class EventScope {
     public:
         explicit EventScope(ThreadState& thread);
-        ~EventScope() { in_flight_.store(in_flight_.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+        // The count this scope found: scopes nest, so it is the count again.
+        ~EventScope() { thread_.events_in_flight_.store(outer_, std::memory_order_release); }
         EventScope(const EventScope&) = delete;
         EventScope& operator=(const EventScope&) = delete;
         bool refused() const { return refused_; }
 
     private:
-        std::atomic<std::uint32_t>& in_flight_;
+        ThreadState& thread_;
+        std::uint32_t outer_;
         bool refused_;
     };
 

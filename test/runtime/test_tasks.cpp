@@ -129,9 +129,13 @@ TEST_CASE("task profiling: scheduling points as one event each way record what s
         core::Measurement m(clock.clock());
         core::ThreadState& t = m.this_thread();
         const auto enter = [&](const core::RegionRecord& r, core::Ticks now, NodeKind kind = NodeKind::Region) {
-            if (fused) return t.enter_scheduling_point(r, now, kind);
-            const core::TaskHandle old = t.current_task();
-            t.enter(r, now, kind);
+            core::TaskHandle old = 0;
+            if (fused) {
+                t.enter_scheduling_point(r, now, &old, kind);
+            } else {
+                old = t.current_task();
+                t.enter(r, now, kind);
+            }
             return old;
         };
         const auto exit = [&](const core::RegionRecord& r, core::TaskHandle old, core::Ticks now,
@@ -177,7 +181,9 @@ TEST_CASE("task profiling: a scheduling point after program end is refused", "[t
     const core::TaskHandle h = t.new_task_handle();
     t.task_begin(task_a, h, 1010);
     m.stop();
-    CHECK(t.enter_scheduling_point(task_a, 1020) == 0);
+    core::TaskHandle old = -1;
+    t.enter_scheduling_point(task_a, 1020, &old);
+    CHECK(old == 0);
     t.exit_scheduling_point(task_a, h, 1030);
     CHECK(t.open_frames() == 1);  // the task's own frame, nothing entered
 }
