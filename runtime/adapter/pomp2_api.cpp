@@ -94,35 +94,62 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
         return;
     }
     ThreadState& thread = m->this_thread();
-    if (old_task != nullptr) *old_task = thread.current_task();
     const RegionRecord& region = region_of(handle, ctc, fallback);
-    if (!measured(region.info.kind)) return;
+    if (!measured(region.info.kind)) {
+        if (old_task != nullptr) *old_task = thread.current_task();
+        return;
+    }
     const auto now = m->now();
     traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
-    thread.enter(region, now, node_kind);
+    thread.enter_scheduling_point(region, now, old_task, node_kind);
 }
 
-void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task, K fallback,
-                           NK node_kind = NK::Region) {
+// The common case of an event, checked in one go: measurement on, this
+// thread seen before, the handle's region registered, no trace being
+// recorded.  Anything else (a null thread) takes the event's general path,
+// out of line, so that the common one keeps nothing across a call and ends
+// in a tail call into the thread's state.
+struct CommonCase {
+    Measurement* measurement = nullptr;
+    ThreadState* thread = nullptr;
+    const RegionRecord* region = nullptr;
+};
+
+[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+    Measurement* m = ompp::adapter::g_gate.load(std::memory_order_acquire);
+    if (m == nullptr || handle == nullptr || ompp::trace::recording()) [[unlikely]] return {};
+    const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
+    if (region == nullptr) [[unlikely]] return {};
+    return {m, m->known_thread(), region};
+}
+
+[[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
+                                                        K fallback, NK node_kind) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const auto now = m->now();
-    thread.resume(old_task, now);
     const RegionRecord& region = region_of(handle, nullptr, fallback);
     const bool measure = measured(region.info.kind);
     traced(thread, !measure                          ? E::Resume
                    : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
                                                       : E::SchedulingLeave,
            region, now, static_cast<std::uint64_t>(old_task));
-    if (!measure) return;
-    thread.exit(region, now, node_kind);
+    if (!measure) return thread.resume(old_task, now);
+    thread.exit_scheduling_point(region, old_task, now, node_kind);
+}
+
+[[gnu::always_inline]] inline void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
+                                                         K fallback, NK node_kind = NK::Region) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]]
+        return c.thread->exit_scheduling_point(*c.region, old_task, c.measurement->now(), node_kind);
+    exit_scheduling_point_in_general(handle, old_task, fallback, node_kind);
 }
 
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin); a taskloop's tasks always run apart
 // from the taskloop's own events.
-[[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+[[gnu::noinline]] void task_begin_in_general(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -137,7 +164,15 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     }
 }
 
-[[gnu::always_inline]] inline void task_end(POMP2_Region_handle* handle, K fallback) {
+[[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
+        if (fallback == K::Task) return c.thread->construct_task_begin(*c.region, task);
+        return c.thread->task_begin(*c.region, task, c.measurement->now());
+    }
+    task_begin_in_general(handle, task, fallback);
+}
+
+[[gnu::noinline]] void task_end_in_general(POMP2_Region_handle* handle, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -152,6 +187,14 @@ void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_ta
     }
 }
 
+[[gnu::always_inline]] inline void task_end(POMP2_Region_handle* handle, K fallback) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
+        if (fallback == K::Task) return c.thread->construct_task_end(*c.region);
+        return c.thread->task_end(*c.region, c.measurement->now());
+    }
+    task_end_in_general(handle, fallback);
+}
+
 // The instrumented code tests the new-task handle against the public value.
 static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
 
@@ -164,8 +207,25 @@ struct TaskClauses {
     bool final_clause;
 };
 
-[[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
-                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
+[[gnu::always_inline]] inline void create_measured_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
+                                                        POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
+                                                        TaskClauses clauses) {
+    if (clauses.passed) {
+        if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
+            if (old_task != nullptr) *old_task = marker;
+            if (new_task != nullptr) *new_task = ompp::core::kUntimedTask;
+            return;
+        }
+    }
+    const TaskHandle task = thread.new_task_handle(clauses.passed && clauses.final_clause);
+    if (new_task != nullptr) *new_task = task;
+    const auto now = m.now();
+    traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
+    thread.enter_scheduling_point(region, now, old_task);
+}
+
+[[gnu::noinline]] void create_task_in_general(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
+                                              POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -177,19 +237,14 @@ struct TaskClauses {
     const RegionRecord& region = region_of(handle, ctc, K::Task);
     // A trace has every task: tracing measures them as OPARI2's output is measured.
     if (clauses.passed && ompp::trace::recording()) [[unlikely]] clauses = {};
-    if (clauses.passed) {
-        if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
-            if (old_task != nullptr) *old_task = marker;
-            if (new_task != nullptr) *new_task = ompp::core::kUntimedTask;
-            return;
-        }
-    }
-    if (old_task != nullptr) *old_task = thread.current_task();
-    const TaskHandle task = thread.new_task_handle(clauses.passed && clauses.final_clause);
-    if (new_task != nullptr) *new_task = task;
-    const auto now = m->now();
-    traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
-    thread.enter(region, now);
+    create_measured_task(*m, thread, region, new_task, old_task, clauses);
+}
+
+[[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
+                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+        return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, clauses);
+    create_task_in_general(handle, new_task, old_task, ctc, clauses);
 }
 
 void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
@@ -468,7 +523,7 @@ OMPP_API void POMP2_Untied_task_create_end(POMP2_Region_handle*, POMP2_Task_hand
 OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
-// A taskwait with nothing to wait for (ThreadState::begin_taskwait_untimed)
+// A taskwait with nothing to wait for (ThreadState::begin_taskwait)
 // is counted without a clock.
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     Measurement* m = gate();
@@ -478,9 +533,7 @@ OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* ol
         enter_scheduling_point(h, old_task, ctc, K::Taskwait);
         return;
     }
-    ThreadState& thread = m->this_thread();
-    *old_task = thread.begin_taskwait_untimed(*region);
-    if (!ompp::core::is_untimed(*old_task)) thread.enter(*region, m->now());
+    *old_task = m->this_thread().begin_taskwait(*region);
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     if (ompp::core::is_untimed(old_task)) {

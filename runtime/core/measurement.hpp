@@ -91,8 +91,12 @@ public:
     ~Measurement();
 
     ThreadState& this_thread() {
-        if (t_binding.generation == generation_) [[likely]] return *t_binding.state;
+        if (ThreadState* known = known_thread()) [[likely]] return *known;
         return attach_this_thread(kNoTeamPosition);
+    }
+    // This thread's state if it was seen before, else null.
+    ThreadState* known_thread() const {
+        return t_binding.generation == generation_ ? t_binding.state : nullptr;
     }
     // The same for a thread that begins a parallel region as a worker:
     // `team_position()` gives its position key (0: unknown), asked only

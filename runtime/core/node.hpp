@@ -159,20 +159,16 @@ struct Node {
 template <typename T, std::size_t kBlockSize = 256>
 class BlockPool {
 public:
+    // A recycled object inline (task contexts, every task); a new one out of line.
     T* allocate() {
-        if (free_ != nullptr) {
+        if (free_ != nullptr) [[likely]] {
             T* object = free_;
             free_ = object->next_free;
             object->next_free = nullptr;
             ++live_;
             return object;
         }
-        if (blocks_.empty() || used_ == kBlockSize) {
-            blocks_.push_back(std::make_unique<T[]>(kBlockSize));
-            used_ = 0;
-        }
-        ++live_;
-        return &blocks_.back()[used_++];
+        return allocate_new();
     }
     void release(T* object) {
         object->next_free = free_;
@@ -183,6 +179,15 @@ public:
     std::size_t bytes_reserved() const { return blocks_.size() * kBlockSize * sizeof(T); }
 
 private:
+    [[gnu::noinline]] T* allocate_new() {
+        if (blocks_.empty() || used_ == kBlockSize) {
+            blocks_.push_back(std::make_unique<T[]>(kBlockSize));
+            used_ = 0;
+        }
+        ++live_;
+        return &blocks_.back()[used_++];
+    }
+
     std::vector<std::unique_ptr<T[]>> blocks_;
     std::size_t used_ = 0;
     T* free_ = nullptr;

@@ -283,10 +283,11 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
 }
 
 [[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
-    : in_flight_(thread.events_in_flight_) {
-    in_flight_.store(in_flight_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    thread.measurement_.order_event_start();
-    refused_ = thread.measurement_.stopped();
+    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
+    thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
+    const Measurement& measurement = thread.measurement_;
+    measurement.order_event_start();
+    refused_ = measurement.stopped();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -303,7 +304,12 @@ void ThreadState::count(const RegionRecord& region) {
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     const EventScope event(*this);
-    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
+    if (event.refused()) [[unlikely]] return;
+    exit_in_scope(region, now, kind);
+}
+
+[[gnu::always_inline]] inline void ThreadState::exit_in_scope(const RegionRecord& region, Ticks now, NodeKind kind) {
+    if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
@@ -642,11 +648,24 @@ TaskHandle ThreadState::current_task() {
     return event.refused() ? 0 : current_->handle;
 }
 
-TaskHandle ThreadState::new_task_handle(bool final_clause) {
-    return make_task_handle(++task_counter_) | (final_clause ? kFinalTaskBit : 0);
+void ThreadState::enter_scheduling_point(const RegionRecord& region, Ticks now, TaskHandle* old_task, NodeKind kind) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    if (old_task != nullptr) *old_task = current_->handle;
+    push(*current_, kind, region, now);
 }
 
-void ThreadState::switch_to(TaskContext& target, Ticks now) {
+void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now, NodeKind kind) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    resume_in_scope(task, now);
+    exit_in_scope(region, now, kind);
+}
+
+[[gnu::always_inline]] inline void ThreadState::switch_to(TaskContext& target, Ticks now) {
     if (current_ == &target) return;
     if (current_ != implicit_) {
         // Leave the stub of the task being suspended (or finished).
@@ -681,7 +700,10 @@ void ThreadState::switch_to(TaskContext& target, Ticks now) {
 void ThreadState::resume(TaskHandle task, Ticks now) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    if (current_->handle == task) [[likely]] return;
+    resume_in_scope(task, now);
+}
+
+__attribute__((noinline)) void ThreadState::resume_other(TaskHandle task, Ticks now) {
     if (implicit_->handle == task) {
         switch_to(*implicit_, now);
         return;
@@ -705,8 +727,9 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }
 }  // namespace
 
-bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
-    if ((task & ~kFinalTaskBit) != make_task_handle(task_counter_) || !inside_creation(*current_, region)) return false;
+[[gnu::always_inline]] inline bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle task) {
+    if ((task & ~kFinalTaskBit) != make_task_handle(task_counter_) || !inside_creation(*current_, region)) [[likely]]
+        return false;
     Frame& creation = current_->frames.back();
     creation.node->metrics.body_count.add(1);
     creation.included_final = (task & kFinalTaskBit) != 0;
@@ -715,8 +738,8 @@ bool ThreadState::begin_included_task(const RegionRecord& region, TaskHandle tas
     return true;
 }
 
-bool ThreadState::end_included_task(const RegionRecord& region) {
-    if (current_->included_open == 0 || !inside_creation(*current_, region)) return false;
+[[gnu::always_inline]] inline bool ThreadState::end_included_task(const RegionRecord& region) {
+    if (current_->included_open == 0 || !inside_creation(*current_, region)) [[likely]] return false;
     if (current_->frames.back().included_final) --current_->final_open;
     if (--current_->included_open == 0) current_->included_fold = nullptr;
     return true;
@@ -767,13 +790,16 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
     if (final_task) --context.final_open;
 }
 
-TaskHandle ThreadState::begin_taskwait_untimed(const RegionRecord& region) {
+TaskHandle ThreadState::begin_taskwait(const RegionRecord& region) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return 0;
     TaskContext& context = *current_;
     const bool nothing_to_wait_for = in_final_task(context) || ((context.included_open > 0 || context.untimed_open > 0) &&
                                                                 context.tasks_created_at_include == task_counter_);
-    if (!nothing_to_wait_for) return context.handle;
+    if (!nothing_to_wait_for) {
+        push(context, NodeKind::Region, region, measurement_.now());
+        return context.handle;
+    }
     count_untimed_visit(context, NodeKind::Region, region);
     return context.handle | kUntimedBit;
 }
@@ -858,7 +884,7 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
     }
 }
 
-void ThreadState::retire(TaskContext* instance) {
+[[gnu::always_inline]] inline void ThreadState::retire(TaskContext* instance) {
     --instance->root->active_instances;
     // Usually the newest instance ends (tied tasks nest on a thread).
     if (active_.back() == instance) [[likely]] {

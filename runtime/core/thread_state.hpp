@@ -45,7 +45,7 @@ using TaskHandle = std::int64_t;
 inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
 // In an instrumented old-task variable, beside the current task's handle:
 // the construct was counted without a clock (ThreadState::begin_untimed_task,
-// begin_taskwait_untimed), so its end event has nothing to measure; and the
+// begin_taskwait), so its end event has nothing to measure; and the
 // untimed task was final.  As a new-task handle (POMP2_UNTIMED_TASK): the
 // task of such a creation, whose body makes no events.
 inline constexpr TaskHandle kUntimedBit = TaskHandle{1} << 62;
@@ -200,8 +200,18 @@ public:
     // An event of its own: the finaliser may be resetting the task contexts
     // (after program end it is 0, and the resume it is passed to is refused).
     TaskHandle current_task();
-    TaskHandle new_task_handle(bool final_clause = false);
+    TaskHandle new_task_handle(bool final_clause = false) {
+        return make_task_handle(++task_counter_) | (final_clause ? kFinalTaskBit : 0);
+    }
     void resume(TaskHandle task, Ticks now);
+    // A scheduling point (a task's creation included) as one event each
+    // way: entered, with current_task() stored in the old-task variable
+    // (unless null; the store is here so that the adapter's call is a tail
+    // call); left, resuming `task` (the old-task variable) and then exiting.
+    void enter_scheduling_point(const RegionRecord& region, Ticks now, TaskHandle* old_task,
+                                model::NodeKind kind = model::NodeKind::Region);
+    void exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now,
+                               model::NodeKind kind = model::NodeKind::Region);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
     // The task of a task construct.  One that runs inside its own creation
@@ -226,10 +236,11 @@ public:
     // A taskwait inside included tasks that created no task that could have
     // been deferred, or inside a final task, has nothing to wait for: it is
     // counted without a clock and its marker returned (is_untimed).
-    // Otherwise nothing is counted and the current task is returned, for the
-    // old-task variable of a taskwait entered as usual.
-    TaskHandle begin_taskwait_untimed(const RegionRecord& region);
-    // Its end: the task of its marker goes on.
+    // Otherwise it is entered at the clock's time as a scheduling point
+    // (enter_scheduling_point) and the current task returned; its end is
+    // exit_scheduling_point.
+    TaskHandle begin_taskwait(const RegionRecord& region);
+    // The end of one counted without a clock: the task of its marker goes on.
     void end_taskwait_untimed(TaskHandle marker);
 
     // Program end: every region still open on this thread (task instances
@@ -261,6 +272,12 @@ public:
     void release_os_thread() { cpu_.release(); }
 
 private:
+    // exit() and resume() inside an event scope opened by the caller.
+    void exit_in_scope(const RegionRecord& region, Ticks now, model::NodeKind kind);
+    void resume_in_scope(TaskHandle task, Ticks now) {
+        if (current_->handle != task) [[unlikely]] resume_other(task, now);
+    }
+    void resume_other(TaskHandle task, Ticks now);
     // task_begin/task_end inside an event scope opened by the caller.
     void start_task(const RegionRecord& region, TaskHandle task, Ticks now);
     void finish_task(const RegionRecord& region, Ticks now);
@@ -366,13 +383,15 @@ private:
     class EventScope {
     public:
         explicit EventScope(ThreadState& thread);
-        ~EventScope() { in_flight_.store(in_flight_.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+        // The count this scope found: scopes nest, so it is the count again.
+        ~EventScope() { thread_.events_in_flight_.store(outer_, std::memory_order_release); }
         EventScope(const EventScope&) = delete;
         EventScope& operator=(const EventScope&) = delete;
         bool refused() const { return refused_; }
 
     private:
-        std::atomic<std::uint32_t>& in_flight_;
+        ThreadState& thread_;
+        std::uint32_t outer_;
         bool refused_;
     };
 

@@ -6,6 +6,7 @@
 
 #include "analyses/invariants/invariants.hpp"
 #include "event_stream.hpp"
+#include "writers/json_writer.hpp"
 
 using namespace ompp;
 using model::NodeKind;
@@ -113,6 +114,78 @@ TEST_CASE("task profiling: seed Fig. 6-11 (suspended at a taskwait, resumed late
     CHECK(p.tasks[0].creation_s == Approx(20 * kNs));
     CHECK(p.tasks[0].max_concurrent_per_thread == 2);
     CHECK(p.warnings.empty());
+}
+
+// A scheduling point as one event each way (enter_scheduling_point; the
+// resume of the old task and the exit in exit_scheduling_point; a taskwait
+// that waits entered by begin_taskwait) records exactly what the separate
+// operations record: the seed's Fig. 6-11 both ways.
+TEST_CASE("task profiling: scheduling points as one event each way record what separate events do", "[tasks]") {
+    const auto& par = region("parallel", 100);
+    const auto& task_a = region("task", 102);
+    const auto& taskwait = region("taskwait", 104);
+    const auto run = [&](bool fused) {
+        test::ManualClock clock;
+        core::Measurement m(clock.clock());
+        core::ThreadState& t = m.this_thread();
+        const auto enter = [&](const core::RegionRecord& r, core::Ticks now, NodeKind kind = NodeKind::Region) {
+            core::TaskHandle old = 0;
+            if (fused) {
+                t.enter_scheduling_point(r, now, &old, kind);
+            } else {
+                old = t.current_task();
+                t.enter(r, now, kind);
+            }
+            return old;
+        };
+        const auto exit = [&](const core::RegionRecord& r, core::TaskHandle old, core::Ticks now,
+                              NodeKind kind = NodeKind::Region) {
+            if (fused) return t.exit_scheduling_point(r, old, now, kind);
+            t.resume(old, now);
+            t.exit(r, now, kind);
+        };
+        t.fork(par, 1000, 1);
+        t.parallel_begin(par, 1000, {});
+        core::TaskHandle h1 = 0, h2 = 0;
+        for (auto [handle, start] : {std::pair{&h1, core::Ticks{1010}}, std::pair{&h2, core::Ticks{1030}}}) {
+            *handle = t.new_task_handle();
+            exit(task_a, enter(task_a, start), start + 10);
+        }
+        const core::TaskHandle old_barrier = enter(par, 1100, NodeKind::ImplicitBarrier);
+        t.task_begin(task_a, h1, 1200);
+        const core::TaskHandle old_taskwait = fused ? (clock.at(1300), t.begin_taskwait(taskwait)) : enter(taskwait, 1300);
+        CHECK(old_taskwait == h1);
+        t.task_begin(task_a, h2, 1400);  // instance 1 suspended at its taskwait
+        t.task_end(task_a, 1600);
+        exit(taskwait, old_taskwait, 1750);  // instance 1 resumes, then leaves its taskwait
+        t.task_end(task_a, 1800);
+        exit(par, old_barrier, 1900, NodeKind::ImplicitBarrier);
+        t.parallel_end(par, 1950);
+        t.join(par, 1960);
+        clock.at(2000);
+        return writers::to_json(m.build_profile());
+    };
+    const nlohmann::json separate = run(false);
+    const nlohmann::json fused = run(true);
+    CHECK(separate["warnings"].empty());
+    CHECK(fused["nodes"] == separate["nodes"]);
+    CHECK(fused["tasks"] == separate["tasks"]);
+    CHECK(fused["warnings"] == separate["warnings"]);
+}
+
+TEST_CASE("task profiling: a scheduling point after program end is refused", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& task_a = region("task", 102);
+    core::ThreadState& t = m.this_thread();
+    const core::TaskHandle h = t.new_task_handle();
+    t.task_begin(task_a, h, 1010);
+    m.stop();
+    core::TaskHandle old = -1;
+    t.enter_scheduling_point(task_a, 1020, &old);
+    CHECK(old == 0);
+    t.exit_scheduling_point(task_a, h, 1030);
+    CHECK(t.open_frames() == 1);  // the task's own frame, nothing entered
 }
 
 // Each instance of a task construct forks a parallel region: the workers'
