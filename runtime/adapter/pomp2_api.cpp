@@ -200,6 +200,23 @@ void watched(Hook hook, Event event) {
     event();
 }
 
+// A critical event with its hook, a few stores: inlined, as a call would
+// cost more than the hook.  Without a call (try_publish), so that neither
+// path keeps a register across one; what needs one (the thread's first
+// event, a region not registered yet) runs out of line with the event.
+template <ompp::deadlock::Step S, typename Event>
+[[gnu::always_inline]] inline void critical_watched(POMP2_Region_handle* h, const char* ctc, Event event) {
+    using ompp::deadlock::HeldKind;
+    if (watching()) [[unlikely]] {
+        const RegionRecord* critical = RegionRegistry::known(h);
+        if (critical == nullptr || !ompp::deadlock::try_publish<S, HeldKind::Critical>(critical)) [[unlikely]] {
+            return hook_then([=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); },
+                             event);
+        }
+    }
+    event();
+}
+
 // Deadlock detection: the team this thread begins its implicit task in.
 void watch_team_begin(POMP2_Region_handle* handle) {
     const int level = ompp::adapter::omp_level();
@@ -360,17 +377,14 @@ OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_han
             [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
-    watched([=] { ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical)); },
-            [=] { enter(h, ctc, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Wait>(h, ctc, [=] { enter(h, ctc, K::Critical); });
 }
 OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
 OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) {
-    watched([=] { ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical)); },
-            [=] { begin_body(h, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Hold>(h, nullptr, [=] { begin_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) {
-    watched([=] { ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical)); },
-            [=] { end_body(h, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Release>(h, nullptr, [=] { end_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
 OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }

@@ -18,12 +18,10 @@ namespace {
 Slot g_unwatched;
 
 void clear(Slot& slot) {
-    const Writing writing(slot);
-    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
-    slot.wait_object.store(nullptr, std::memory_order_relaxed);
+    Writing writing(slot);
+    writing.end_with(writing.start() & ~(state::kHeldCount | state::kWaiting));
     slot.level.store(0, std::memory_order_relaxed);
     slot.task_depth.store(0, std::memory_order_relaxed);
-    slot.held_count.store(0, std::memory_order_relaxed);
     for (TeamEntry& team : slot.teams) {
         team.key.store(0, std::memory_order_relaxed);
         team.at_barrier.store(false, std::memory_order_relaxed);
@@ -43,9 +41,9 @@ struct SlotRelease {
 
 // The entry holding `object`, searched from the latest; null if none.
 HeldEntry* held_entry(Slot& slot, const void* object) {
-    const auto count = std::min<std::size_t>(slot.held_count.load(std::memory_order_relaxed), kMaxHeld);
-    for (std::size_t i = count; i-- > 0;) {
-        if (slot.held[i].object.load(std::memory_order_relaxed) == object) return &slot.held[i];
+    const auto count = std::min<std::uint64_t>(state::held_count(slot.state.load(std::memory_order_relaxed)), kMaxHeld);
+    for (auto i = count; i-- > 0;) {
+        if (object_of(slot.held[i].object.load(std::memory_order_relaxed)) == object) return &slot.held[i];
     }
     return nullptr;
 }
@@ -53,11 +51,10 @@ HeldEntry* held_entry(Slot& slot, const void* object) {
 void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
     if (HeldEntry* entry = held_entry(slot, lock)) {
         const Writing writing(slot);
-        slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
         entry->depth.store(entry->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return;
     }
-    publish_hold(HeldKind::NestLock, lock, site);
+    publish_hold<HeldKind::NestLock>(slot, lock, site);
 }
 
 // The entry of the thread's innermost team; null outside any or too deep.
@@ -83,13 +80,13 @@ Slot& claim() {
 }
 
 void release_held(Slot& slot, const void* object, bool nest) {
-    const Writing writing(slot);
-    const auto count = slot.held_count.load(std::memory_order_relaxed);
+    Writing writing(slot);
+    const auto count = state::held_count(writing.start());
     HeldEntry* entry = held_entry(slot, object);
     if (entry == nullptr) {
         // Beyond kMaxHeld, or released by another thread than the one that
         // set it (an untied task moved): not ours to track.
-        if (count > kMaxHeld) slot.held_count.store(count - 1, std::memory_order_relaxed);
+        if (count > kMaxHeld) writing.end_with(writing.start() - 1);
         return;
     }
     if (const auto depth = entry->depth.load(std::memory_order_relaxed); nest && depth > 1) {
@@ -103,17 +100,19 @@ void release_held(Slot& slot, const void* object, bool nest) {
         e->object.store(next.object.load(std::memory_order_relaxed), std::memory_order_relaxed);
         e->site.store(next.site.load(std::memory_order_relaxed), std::memory_order_relaxed);
         e->depth.store(next.depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->kind.store(next.kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
-    slot.held_count.store(count - 1, std::memory_order_relaxed);
+    writing.end_with(writing.start() - 1);
 }
 
 void nest_lock_waiting(const void* lock, const void* site) {
     // One this thread holds is entered again at once.
-    if (held_entry(my_slot(), lock) == nullptr) publish_wait(Waiting::NestLock, lock, site);
+    Slot& slot = my_slot();
+    if (held_entry(slot, lock) == nullptr) publish_wait<HeldKind::NestLock>(slot, lock, site);
 }
 
 void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_slot(), lock, site); }
+
+void nest_lock_released(const void* lock) { release_held(my_slot(), lock, true); }
 
 void barrier_waiting(const core::RegionRecord& construct) {
     Slot& slot = my_slot();

@@ -6,8 +6,9 @@
 // nest locks with their depth, critical sections).  A watchdog thread
 // (watchdog.hpp) reads the slots periodically, builds the wait-for graph and
 // reports a set of threads that can never proceed.  Only the owner thread
-// writes its slot, with relaxed atomics under a sequence counter (a
-// seqlock): no lock and no allocation on the event path.
+// writes its slot, with relaxed atomics published by one state word
+// (slots.hpp): no lock and no allocation on the event path, and a lock or
+// critical event is two or three stores, inlined into the event.
 //
 // Off (the default), every hook is behind watching(), one well-predicted
 // branch on a flag that never changes after start.
@@ -25,28 +26,61 @@ extern std::atomic<bool> g_watching;
 
 inline bool watching() { return g_watching.load(std::memory_order_relaxed); }
 
+// A lock or critical event: the thread waits for, holds or releases it.
+enum class Step : std::uint8_t { Wait, Hold, Release };
+
+// The event without any call, for the events that want no register kept
+// across one: false, having done nothing, when it needs one (the thread's
+// first event, a release not of the latest hold).  Not for nest locks.
+template <Step S, HeldKind Kind>
+[[gnu::always_inline]] inline bool try_publish(const void* object, const void* site = nullptr) {
+    static_assert(Kind != HeldKind::NestLock);
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    if constexpr (S == Step::Wait) publish_wait<Kind>(*slot, object, site);
+    if constexpr (S == Step::Hold) publish_hold<Kind>(*slot, object, site);
+    if constexpr (S == Step::Release) return try_release_latest<Kind>(*slot, object);
+    return true;
+}
+
+// The event in any case.
+template <Step S, HeldKind Kind>
+[[gnu::noinline]] void publish_slowly(const void* object, const void* site = nullptr) {
+    Slot& slot = my_slot();
+    if (!try_publish<S, Kind>(object, site)) release_held(slot, object, false);
+}
+
+template <Step S, HeldKind Kind>
+[[gnu::always_inline]] inline void publish(const void* object, const void* site = nullptr) {
+    if (!try_publish<S, Kind>(object, site)) [[unlikely]] publish_slowly<S, Kind>(object, site);
+}
+
 // Locks.  `site` is the code address of the application's call (the return
 // address of the POMP2 wrapper), resolved to file:line only in a report.
 void nest_lock_waiting(const void* lock, const void* site);
 void nest_lock_acquired(const void* lock, const void* site);
-inline void lock_waiting(const void* lock, bool nest, const void* site) {
+void nest_lock_released(const void* lock);
+[[gnu::always_inline]] inline void lock_waiting(const void* lock, bool nest, const void* site) {
     if (nest) return nest_lock_waiting(lock, site);
-    publish_wait(Waiting::Lock, lock, site);
+    publish<Step::Wait, HeldKind::Lock>(lock, site);
 }
-inline void lock_acquired(const void* lock, bool nest, const void* site) {
+[[gnu::always_inline]] inline void lock_acquired(const void* lock, bool nest, const void* site) {
     if (nest) return nest_lock_acquired(lock, site);
-    publish_hold(HeldKind::Lock, lock, site);
+    publish<Step::Hold, HeldKind::Lock>(lock, site);
 }
-inline void lock_released(const void* lock, bool nest) { publish_release(lock, nest); }
+[[gnu::always_inline]] inline void lock_released(const void* lock, bool nest) {
+    if (nest) return nest_lock_released(lock);
+    publish<Step::Release, HeldKind::Lock>(lock);
+}
 
 // Critical sections (by name: every unnamed critical is one section).
-inline void critical_waiting(const core::RegionRecord& critical) {
-    publish_wait(Waiting::Critical, &critical, nullptr);
-}
+inline void critical_waiting(const core::RegionRecord& critical) { publish<Step::Wait, HeldKind::Critical>(&critical); }
 inline void critical_acquired(const core::RegionRecord& critical) {
-    publish_hold(HeldKind::Critical, &critical, nullptr);
+    publish<Step::Hold, HeldKind::Critical>(&critical);
 }
-inline void critical_released(const core::RegionRecord& critical) { publish_release(&critical, false); }
+inline void critical_released(const core::RegionRecord& critical) {
+    publish<Step::Release, HeldKind::Critical>(&critical);
+}
 
 // Barriers of the innermost team: `construct` is the barrier, or the
 // worksharing construct or parallel region whose implicit barrier it is.
@@ -78,7 +112,7 @@ void task_ended();
 // lock kind a constant.
 template <bool Nest, typename Acquire>
 auto watched_acquire(Acquire acquire, const void* site) {
-    return [=](void* lock) [[gnu::always_inline]] {
+    return [=](void* lock) __attribute__((always_inline)) {
         if (!watching()) [[likely]] {
             acquire(lock);
             return;
@@ -93,7 +127,7 @@ auto watched_acquire(Acquire acquire, const void* site) {
 // could close a false cycle, a stale "released" cannot.
 template <bool Nest, typename Release>
 auto watched_release(Release release) {
-    return [=](void* lock) [[gnu::always_inline]] {
+    return [=](void* lock) __attribute__((always_inline)) {
         if (watching()) [[unlikely]] lock_released(lock, Nest);
         release(lock);
     };
@@ -101,7 +135,7 @@ auto watched_release(Release release) {
 
 template <bool Nest, typename Attempt>
 auto watched_attempt(Attempt attempt, const void* site) {
-    return [=](void* lock) [[gnu::always_inline]] {
+    return [=](void* lock) __attribute__((always_inline)) {
         const int acquired = attempt(lock);
         if (acquired != 0 && watching()) [[unlikely]] lock_acquired(lock, Nest, site);
         return acquired;
