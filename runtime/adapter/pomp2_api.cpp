@@ -204,15 +204,16 @@ void watched(Hook hook, Event event) {
 // cost more than the hook.  Without a call (try_publish), so that neither
 // path keeps a register across one; what needs one (the thread's first
 // event, a region not registered yet) runs out of line with the event.
+// Instrumented code always passes its handle's address, never null.
 template <ompp::deadlock::Step S, typename Event>
 [[gnu::always_inline]] inline void critical_watched(POMP2_Region_handle* h, const char* ctc, Event event) {
     using ompp::deadlock::HeldKind;
     if (watching()) [[unlikely]] {
-        const RegionRecord* critical = RegionRegistry::known(h);
-        if (critical == nullptr || !ompp::deadlock::try_publish<S, HeldKind::Critical>(critical)) [[unlikely]] {
-            return hook_then([=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); },
-                             event);
-        }
+        const RegionRecord* critical = RegionRegistry::known(*h);
+        if (critical != nullptr && ompp::deadlock::try_publish<S, HeldKind::Critical>(critical)) [[likely]]
+            return event();
+        return hook_then([=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); },
+                         event);
     }
     event();
 }

@@ -65,13 +65,14 @@ public:
     // The region a handle stands for, registering it from `ctc` (or, without
     // one, as an unknown construct of `fallback` kind) on first use.
     static const RegionRecord& resolve(void** handle, const char* ctc, model::RegionKind fallback) {
-        if (const RegionRecord* region = known(handle)) [[likely]] return *region;
+        if (handle != nullptr) {
+            if (const RegionRecord* region = known(*handle)) [[likely]] return *region;
+        }
         return instance().register_handle(handle, ctc, fallback);
     }
-    // The handle's region if it has one yet; no call.
-    static const RegionRecord* known(void** handle) {
-        return handle != nullptr ? static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE))
-                                 : nullptr;
+    // The region of a handle, if it has one yet: no call.
+    static const RegionRecord* known(void*& handle) {
+        return static_cast<const RegionRecord*>(__atomic_load_n(&handle, __ATOMIC_ACQUIRE));
     }
     const RegionRecord& register_handle(void** handle, const char* ctc, model::RegionKind fallback);
 

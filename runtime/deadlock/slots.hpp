@@ -40,13 +40,6 @@ inline const void* object_of(TaggedObject object) {
 
 inline constexpr std::size_t kRecentBarriers = 4;
 
-// A lock or critical section the thread holds or waits for.  A critical
-// section is its region (compared by name).
-struct HeldEntry {
-    std::atomic<TaggedObject> object{0};
-    std::atomic<const void*> site{nullptr};  // locks: where they were set
-    std::atomic<std::uint32_t> depth{0};     // nest locks
-};
 
 // The thread's membership of the team at one nesting level.  Kept after
 // the thread ended its implicit task (`ended`) until it joins the next team
@@ -72,6 +65,17 @@ inline constexpr std::size_t kMaxHeld = 16;    // more held at once: the rest un
 inline constexpr int kMaxLevels = 8;            // deeper teams: unseen
 inline constexpr std::size_t kMaxThreads = 256;  // more threads: unseen
 
+// The locks and critical sections the thread holds, in the order taken, and
+// above them the one it waits for.  A critical section is its region
+// (compared by name).  One array per field: an entry's place is its index
+// times the field's size, no multiplication on the event path.
+struct HeldEntries {
+    static constexpr std::size_t kSize = kMaxHeld + 1;  // the last for a wait beyond kMaxHeld
+    std::array<std::atomic<TaggedObject>, kSize> object{};
+    std::array<std::atomic<const void*>, kSize> site{};     // locks: where they were set
+    std::array<std::atomic<std::uint32_t>, kSize> depth{};  // nest locks
+};
+
 // The state word: held count | waiting | writing | sequence.
 namespace state {
 inline constexpr std::uint64_t kHeldCount = 0xffff'ffff;  // may exceed kMaxHeld
@@ -94,7 +98,7 @@ struct alignas(64) Slot {
     std::atomic<int> os_thread{0};
     std::atomic<int> level{0};  // omp_get_level() of the innermost team
     std::atomic<std::uint32_t> task_depth{0};
-    std::array<HeldEntry, kMaxHeld + 1> held{};  // and the wait
+    HeldEntries held;
     std::array<TeamEntry, kMaxLevels + 1> teams{};  // by level; [0] unused
 };
 
@@ -143,15 +147,32 @@ private:
     std::uint64_t start_;
 };
 
-// Waits for a lock or critical section: its entry, then the state that
-// shows it.  Critical sections have no site.
+// A new entry, which the state does not show yet.  Critical sections have
+// no site, locks and critical sections no depth.
 template <HeldKind Kind>
-[[gnu::always_inline]] inline void publish_wait(Slot& slot, const void* object, const void* site) {
+[[gnu::always_inline]] inline void write_entry(Slot& slot, std::size_t index, const void* object, const void* site) {
+    slot.held.object[index].store(tagged(Kind, object), std::memory_order_relaxed);
+    if constexpr (Kind != HeldKind::Critical) slot.held.site[index].store(site, std::memory_order_relaxed);
+    if constexpr (Kind == HeldKind::NestLock) slot.held.depth[index].store(1, std::memory_order_relaxed);
+}
+
+// Waits for a lock or critical section: its entry, then the state that
+// shows it.  false, having done nothing, when more are held than seen.
+template <HeldKind Kind>
+[[gnu::always_inline]] inline bool try_wait(Slot& slot, const void* object, const void* site) {
     const auto word = begin_event(slot);
-    HeldEntry& entry = slot.held[state::wait_index(word)];
-    entry.object.store(tagged(Kind, object), std::memory_order_relaxed);
-    if constexpr (Kind != HeldKind::Critical) entry.site.store(site, std::memory_order_relaxed);
-    if constexpr (Kind == HeldKind::NestLock) entry.depth.store(1, std::memory_order_relaxed);
+    const auto count = state::held_count(word);
+    if (count >= kMaxHeld) [[unlikely]] return false;
+    write_entry<Kind>(slot, count, object, site);
+    slot.state.store((word | state::kWaiting) + state::kEvent, std::memory_order_release);
+    return true;
+}
+
+// The same in any case: beyond kMaxHeld in the spare entry.
+template <HeldKind Kind>
+void wait(Slot& slot, const void* object, const void* site) {
+    const auto word = begin_event(slot);
+    write_entry<Kind>(slot, state::wait_index(word), object, site);
     slot.state.store((word | state::kWaiting) + state::kEvent, std::memory_order_release);
 }
 
@@ -159,15 +180,14 @@ template <HeldKind Kind>
 // wait (omp_test_lock, or detection started in between) writes the entry
 // first.  Not for a nest lock held already (watch.cpp's hold_nest_lock).
 template <HeldKind Kind>
-[[gnu::always_inline]] inline void publish_hold(Slot& slot, const void* object, const void* site) {
+[[gnu::always_inline]] inline void hold(Slot& slot, const void* object, const void* site) {
     const auto word = begin_event(slot);
-    if (!state::waiting(word)) [[unlikely]] {
-        HeldEntry& entry = slot.held[state::wait_index(word)];
-        entry.object.store(tagged(Kind, object), std::memory_order_relaxed);
-        entry.site.store(site, std::memory_order_relaxed);
-        entry.depth.store(1, std::memory_order_relaxed);
+    if (state::waiting(word)) [[likely]] {
+        slot.state.store(word - state::kWaiting + 1 + state::kEvent, std::memory_order_release);
+        return;
     }
-    slot.state.store((word & ~state::kWaiting) + 1 + state::kEvent, std::memory_order_release);
+    write_entry<Kind>(slot, state::wait_index(word), object, site);
+    slot.state.store(word + 1 + state::kEvent, std::memory_order_release);
 }
 
 // The release of the latest hold (critical sections always are), one
@@ -177,7 +197,7 @@ template <HeldKind Kind>
     const auto word = slot.state.load(std::memory_order_relaxed);
     const auto latest = state::held_count(word) - 1;
     if (Kind == HeldKind::NestLock || latest >= kMaxHeld ||
-        slot.held[latest].object.load(std::memory_order_relaxed) != tagged(Kind, object)) [[unlikely]]
+        slot.held.object[latest].load(std::memory_order_relaxed) != tagged(Kind, object)) [[unlikely]]
         return false;
     slot.state.store(word - 1 + state::kEvent, std::memory_order_release);
     return true;

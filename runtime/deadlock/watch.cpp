@@ -3,6 +3,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "deadlock/slots.hpp"
 
 namespace ompp::deadlock {
@@ -39,22 +42,23 @@ struct SlotRelease {
     }
 };
 
-// The entry holding `object`, searched from the latest; null if none.
-HeldEntry* held_entry(Slot& slot, const void* object) {
-    const auto count = std::min<std::uint64_t>(state::held_count(slot.state.load(std::memory_order_relaxed)), kMaxHeld);
-    for (auto i = count; i-- > 0;) {
-        if (object_of(slot.held[i].object.load(std::memory_order_relaxed)) == object) return &slot.held[i];
+// The index of the entry holding `object`, searched from the latest; none
+// if it is not held (or not seen).
+std::optional<std::size_t> held_entry(const Slot& slot, const void* object) {
+    for (auto i = state::wait_index(slot.state.load(std::memory_order_relaxed)); i-- > 0;) {
+        if (object_of(slot.held.object[i].load(std::memory_order_relaxed)) == object) return i;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
-    if (HeldEntry* entry = held_entry(slot, lock)) {
+    if (const auto entry = held_entry(slot, lock)) {
         const Writing writing(slot);
-        entry->depth.store(entry->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        auto& depth = slot.held.depth[*entry];
+        depth.store(depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return;
     }
-    publish_hold<HeldKind::NestLock>(slot, lock, site);
+    hold<HeldKind::NestLock>(slot, lock, site);
 }
 
 // The entry of the thread's innermost team; null outside any or too deep.
@@ -82,24 +86,24 @@ Slot& claim() {
 void release_held(Slot& slot, const void* object, bool nest) {
     Writing writing(slot);
     const auto count = state::held_count(writing.start());
-    HeldEntry* entry = held_entry(slot, object);
-    if (entry == nullptr) {
+    const auto entry = held_entry(slot, object);
+    if (!entry) {
         // Beyond kMaxHeld, or released by another thread than the one that
         // set it (an untied task moved): not ours to track.
         if (count > kMaxHeld) writing.end_with(writing.start() - 1);
         return;
     }
-    if (const auto depth = entry->depth.load(std::memory_order_relaxed); nest && depth > 1) {
-        entry->depth.store(depth - 1, std::memory_order_relaxed);
+    HeldEntries& held = slot.held;
+    if (const auto depth = held.depth[*entry].load(std::memory_order_relaxed); nest && depth > 1) {
+        held.depth[*entry].store(depth - 1, std::memory_order_relaxed);
         return;
     }
     // Keep the order: the entries above move down one.
-    const auto last = std::min<std::size_t>(count, kMaxHeld) - 1;
-    for (auto* e = entry; e != &slot.held[last]; ++e) {
-        const HeldEntry& next = *(e + 1);
-        e->object.store(next.object.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->site.store(next.site.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->depth.store(next.depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    constexpr auto kRelaxed = std::memory_order_relaxed;
+    for (auto i = *entry; i + 1 < std::min<std::uint64_t>(count, kMaxHeld); ++i) {
+        held.object[i].store(held.object[i + 1].load(kRelaxed), kRelaxed);
+        held.site[i].store(held.site[i + 1].load(kRelaxed), kRelaxed);
+        held.depth[i].store(held.depth[i + 1].load(kRelaxed), kRelaxed);
     }
     writing.end_with(writing.start() - 1);
 }
@@ -107,7 +111,7 @@ void release_held(Slot& slot, const void* object, bool nest) {
 void nest_lock_waiting(const void* lock, const void* site) {
     // One this thread holds is entered again at once.
     Slot& slot = my_slot();
-    if (held_entry(slot, lock) == nullptr) publish_wait<HeldKind::NestLock>(slot, lock, site);
+    if (!held_entry(slot, lock)) wait<HeldKind::NestLock>(slot, lock, site);
 }
 
 void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_slot(), lock, site); }

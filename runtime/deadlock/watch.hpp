@@ -37,8 +37,8 @@ template <Step S, HeldKind Kind>
     static_assert(Kind != HeldKind::NestLock);
     Slot* slot = t_slot;
     if (slot == nullptr) [[unlikely]] return false;
-    if constexpr (S == Step::Wait) publish_wait<Kind>(*slot, object, site);
-    if constexpr (S == Step::Hold) publish_hold<Kind>(*slot, object, site);
+    if constexpr (S == Step::Wait) return try_wait<Kind>(*slot, object, site);
+    if constexpr (S == Step::Hold) hold<Kind>(*slot, object, site);
     if constexpr (S == Step::Release) return try_release_latest<Kind>(*slot, object);
     return true;
 }
@@ -47,7 +47,11 @@ template <Step S, HeldKind Kind>
 template <Step S, HeldKind Kind>
 [[gnu::noinline]] void publish_slowly(const void* object, const void* site = nullptr) {
     Slot& slot = my_slot();
-    if (!try_publish<S, Kind>(object, site)) release_held(slot, object, false);
+    if constexpr (S == Step::Wait) wait<Kind>(slot, object, site);
+    if constexpr (S == Step::Hold) hold<Kind>(slot, object, site);
+    if constexpr (S == Step::Release) {
+        if (!try_release_latest<Kind>(slot, object)) release_held(slot, object, false);
+    }
 }
 
 template <Step S, HeldKind Kind>

@@ -102,16 +102,15 @@ std::optional<ThreadView> read_slot(const Slot& slot, std::size_t index) {
         // The entries the state shows: those held, then the wait.
         const auto held = state::wait_index(view.state);
         for (std::size_t i = 0; i < held; ++i) {
-            const HeldEntry& entry = slot.held[i];
-            const TaggedObject object = entry.object.load(kRelaxed);
-            view.held.push_back({kind_of(object), object_of(object), entry.site.load(kRelaxed), entry.depth.load(kRelaxed)});
+            const TaggedObject object = slot.held.object[i].load(kRelaxed);
+            view.held.push_back({kind_of(object), object_of(object), slot.held.site[i].load(kRelaxed),
+                                 slot.held.depth[i].load(kRelaxed)});
         }
         if (state::waiting(view.state)) {
-            const HeldEntry& entry = slot.held[held];
-            const TaggedObject object = entry.object.load(kRelaxed);
+            const TaggedObject object = slot.held.object[held].load(kRelaxed);
             view.waiting = waiting_for(kind_of(object));
             view.wait_object = object_of(object);
-            view.wait_site = entry.site.load(kRelaxed);
+            view.wait_site = slot.held.site[held].load(kRelaxed);
         }
         for (std::size_t level = 1; level < slot.teams.size(); ++level) view.teams[level] = read_team(slot.teams[level]);
         // Stores the state did not show yet are ordered after the state
