@@ -126,6 +126,12 @@ Slot& claim();  // a free slot, or one no watchdog reads when all are taken
     return word;
 }
 
+// The entry of the thread's innermost team; null outside any or too deep.
+[[gnu::always_inline]] inline TeamEntry* innermost_team(Slot& slot) {
+    const int level = slot.level.load(std::memory_order_relaxed);
+    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
+}
+
 // The owner's writes to fields the watchdog reads under the current state,
 // between the `writing` mark and the next state.
 class Writing {

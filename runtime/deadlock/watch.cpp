@@ -61,12 +61,6 @@ void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
     hold<HeldKind::NestLock>(slot, lock, site);
 }
 
-// The entry of the thread's innermost team; null outside any or too deep.
-TeamEntry* innermost_team(Slot& slot) {
-    const int level = slot.level.load(std::memory_order_relaxed);
-    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
-}
-
 }  // namespace
 
 Slot& claim() {
@@ -119,23 +113,13 @@ void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_
 void nest_lock_released(const void* lock) { release_held(my_slot(), lock, true); }
 
 void barrier_waiting(const core::RegionRecord& construct) {
-    Slot& slot = my_slot();
-    TeamEntry* team = innermost_team(slot);
-    if (team == nullptr) return;
-    const Writing writing(slot);
-    const auto arrival = team->arrivals.load(std::memory_order_relaxed) + 1;
-    team->arrivals.store(arrival, std::memory_order_relaxed);
-    team->recent[arrival % kRecentBarriers].store(&construct, std::memory_order_relaxed);
-    team->at_barrier.store(true, std::memory_order_relaxed);
-    team->barrier_task_depth.store(slot.task_depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    my_slot();
+    try_barrier_waiting(&construct);
 }
 
 void barrier_passed() {
-    Slot& slot = my_slot();
-    TeamEntry* team = innermost_team(slot);
-    if (team == nullptr) return;
-    const Writing writing(slot);
-    team->at_barrier.store(false, std::memory_order_relaxed);
+    my_slot();
+    try_barrier_passed();
 }
 
 void team_forked(std::uint64_t team_key) {
@@ -157,34 +141,24 @@ void team_begin(const TeamJoin& join) {
     team->ended.store(false, std::memory_order_relaxed);
     team->size.store(static_cast<std::uint32_t>(join.team_size), std::memory_order_relaxed);
     team->thread_num.store(static_cast<std::uint32_t>(join.thread_num), std::memory_order_relaxed);
+    // `recent` is read only for the arrivals in this team: no reset.
     team->arrivals.store(0, std::memory_order_relaxed);
     team->at_barrier.store(false, std::memory_order_relaxed);
-    for (auto& barrier : team->recent) barrier.store(nullptr, std::memory_order_relaxed);
 }
 
 void team_end() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    if (TeamEntry* team = innermost_team(slot)) {
-        team->at_barrier.store(false, std::memory_order_relaxed);
-        team->ended.store(true, std::memory_order_relaxed);
-    }
-    const int level = slot.level.load(std::memory_order_relaxed);
-    slot.level.store(level > 0 ? level - 1 : 0, std::memory_order_relaxed);
+    my_slot();
+    try_team_end();
 }
 
 void task_began() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    slot.task_depth.fetch_add(1, std::memory_order_relaxed);
+    my_slot();
+    try_task_began();
 }
 
 void task_ended() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    // An untied task may end on another thread than it began on.
-    if (const auto depth = slot.task_depth.load(std::memory_order_relaxed); depth > 0)
-        slot.task_depth.store(depth - 1, std::memory_order_relaxed);
+    my_slot();
+    try_task_ended();
 }
 
 }  // namespace ompp::deadlock

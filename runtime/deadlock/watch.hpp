@@ -86,9 +86,41 @@ inline void critical_released(const core::RegionRecord& critical) {
     publish<Step::Release, HeldKind::Critical>(&critical);
 }
 
+// The barrier and task hooks come in two forms, as try_publish: try_…
+// without any call, false (having done nothing) when it needs one (the
+// thread's first event, a construct not registered yet: null), and the
+// full one, out of line.
+
 // Barriers of the innermost team: `construct` is the barrier, or the
 // worksharing construct or parallel region whose implicit barrier it is.
+[[gnu::always_inline]] inline bool try_barrier_waiting(const core::RegionRecord* construct) {
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    TeamEntry* team = innermost_team(*slot);
+    if (team == nullptr) return true;
+    if (construct == nullptr) [[unlikely]] return false;
+    const Writing writing(*slot);
+    const auto arrival = team->arrivals.load(std::memory_order_relaxed) + 1;
+    team->arrivals.store(arrival, std::memory_order_relaxed);
+    team->recent[arrival % kRecentBarriers].store(construct, std::memory_order_relaxed);
+    team->at_barrier.store(true, std::memory_order_relaxed);
+    team->barrier_task_depth.store(slot->task_depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return true;
+}
 void barrier_waiting(const core::RegionRecord& construct);
+
+// One field, so no `writing` mark: a read that sees it before the state
+// sees the thread not waiting, which it is.
+[[gnu::always_inline]] inline bool try_barrier_passed() {
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    TeamEntry* team = innermost_team(*slot);
+    if (team == nullptr) return true;
+    const auto word = begin_event(*slot);
+    team->at_barrier.store(false, std::memory_order_relaxed);
+    slot->state.store(word + state::kEvent, std::memory_order_release);
+    return true;
+}
 void barrier_passed();
 
 // A team forked (on the forking thread, before the team exists), and the
@@ -103,11 +135,43 @@ struct TeamJoin {
     int team_size;
 };
 void team_begin(const TeamJoin& join);
+[[gnu::always_inline]] inline bool try_team_end() {
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    const Writing writing(*slot);
+    if (TeamEntry* team = innermost_team(*slot)) {
+        team->at_barrier.store(false, std::memory_order_relaxed);
+        team->ended.store(true, std::memory_order_relaxed);
+    }
+    const int level = slot->level.load(std::memory_order_relaxed);
+    slot->level.store(level > 0 ? level - 1 : 0, std::memory_order_relaxed);
+    return true;
+}
 void team_end();
 
 // Explicit tasks run on this thread: a thread at a barrier that runs a task
-// is not blocked there.
+// is not blocked there.  One field each, so no `writing` mark: a read that
+// sees it before the state sees the state after the event.
+[[gnu::always_inline]] inline bool try_task_began() {
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    const auto word = begin_event(*slot);
+    slot->task_depth.store(slot->task_depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    slot->state.store(word + state::kEvent, std::memory_order_release);
+    return true;
+}
 void task_began();
+
+[[gnu::always_inline]] inline bool try_task_ended() {
+    Slot* slot = t_slot;
+    if (slot == nullptr) [[unlikely]] return false;
+    const auto word = begin_event(*slot);
+    // An untied task may end on another thread than it began on.
+    if (const auto depth = slot->task_depth.load(std::memory_order_relaxed); depth > 0)
+        slot->task_depth.store(depth - 1, std::memory_order_relaxed);
+    slot->state.store(word + state::kEvent, std::memory_order_release);
+    return true;
+}
 void task_ended();
 
 // The lock wrappers: `acquire`/`release`/`attempt` (the OpenMP runtime's
