@@ -31,7 +31,8 @@ enum class Step : std::uint8_t { Wait, Hold, Release };
 
 // The event without any call, for the events that want no register kept
 // across one: false, having done nothing, when it needs one (the thread's
-// first event, a release not of the latest hold).  Not for nest locks.
+// first event, more held than seen, a release not of the latest hold).
+// Not for nest locks.
 template <Step S, HeldKind Kind>
 [[gnu::always_inline]] inline bool try_publish(const void* object, const void* site = nullptr) {
     static_assert(Kind != HeldKind::NestLock);
@@ -43,7 +44,7 @@ template <Step S, HeldKind Kind>
     return true;
 }
 
-// The event in any case.
+// The event in any case, out of line.
 template <Step S, HeldKind Kind>
 [[gnu::noinline]] void publish_slowly(const void* object, const void* site = nullptr) {
     Slot& slot = my_slot();
