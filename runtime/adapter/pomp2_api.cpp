@@ -196,7 +196,9 @@ template <typename Hook, typename Event>
 // any call, false (having done nothing) when it needs one; then the full
 // `hook` runs out of line with the event.  No path keeps a register across
 // a call, so that with detection off the event keeps its tail call and
-// pays only the test of watching().
+// pays only the test of watching().  The fast hooks read the region from
+// the handle: instrumented code always passes its handle's address, never
+// null.
 template <typename Fast, typename Hook, typename Event>
 [[gnu::always_inline]] inline void watched(Fast fast, Hook hook, Event event) {
     if (watching()) [[unlikely]] {
@@ -206,8 +208,7 @@ template <typename Fast, typename Hook, typename Event>
     event();
 }
 
-// A critical event.  Instrumented code always passes its handle's address,
-// never null.
+// A critical event.
 template <ompp::deadlock::Step S, typename Event>
 [[gnu::always_inline]] inline void critical_watched(POMP2_Region_handle* h, const char* ctc, Event event) {
     using ompp::deadlock::HeldKind;
