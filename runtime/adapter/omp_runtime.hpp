@@ -27,9 +27,6 @@ inline bool nesting_exhausted() {
            omp_get_active_level() >= omp_get_max_active_levels();
 }
 
-// The master of a team (thread 0) forked it itself and needs no key.
-inline bool is_team_master() { return omp_get_thread_num != nullptr && omp_get_thread_num() == 0; }
-
 // Identity of the thread at `level` of the current nesting (its ancestor
 // thread numbers), the key under which it publishes its forks.  Costs
 // O(level^2) in libgomp: computed only for teams with workers.

@@ -255,28 +255,102 @@ void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) 
     exit_scheduling_point(handle, old_task, K::Task);
 }
 
-// An event with deadlock detection's hook before it.  With detection on
-// both run out of line, so that off the event keeps its tail call and pays
-// only the test of watching() (no register kept across a call).
 template <typename Hook, typename Event>
 [[gnu::noinline]] void hook_then(Hook hook, Event event) {
     hook();
     event();
 }
 
-template <typename Hook, typename Event>
-void watched(Hook hook, Event event) {
-    if (watching()) [[unlikely]] return hook_then(hook, event);
+// An event with deadlock detection's hook before it, inlined, as a call
+// would cost more than the hook (a few stores): `fast` is the hook without
+// any call, false (having done nothing) when it needs one; then the full
+// `hook` runs out of line with the event.  No path keeps a register across
+// a call, so that with detection off the event keeps its tail call and
+// pays only the test of watching().  The fast hooks read the region from
+// the handle: instrumented code always passes its handle's address, never
+// null.
+template <typename Fast, typename Hook, typename Event>
+[[gnu::always_inline]] inline void watched(Fast fast, Hook hook, Event event) {
+    if (watching()) [[unlikely]] {
+        if (fast()) [[likely]] return event();
+        return hook_then(hook, event);
+    }
     event();
 }
 
-// Deadlock detection: the team this thread begins its implicit task in.
-void watch_team_begin(POMP2_Region_handle* handle) {
-    const int level = ompp::adapter::omp_level();
-    ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel),
-                                ompp::adapter::thread_identity(level > 0 ? level - 1 : 0), level,
-                                omp_get_thread_num != nullptr ? omp_get_thread_num() : 0,
-                                omp_get_num_threads != nullptr ? omp_get_num_threads() : 1});
+// A critical event.
+template <ompp::deadlock::Step S, typename Event>
+[[gnu::always_inline]] inline void critical_watched(POMP2_Region_handle* h, const char* ctc, Event event) {
+    using ompp::deadlock::HeldKind;
+    watched(
+        [=] {
+            const RegionRecord* critical = RegionRegistry::known(*h);
+            return critical != nullptr && ompp::deadlock::try_publish<S, HeldKind::Critical>(critical);
+        },
+        [=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); }, event);
+}
+
+// With deadlock detection, the forking thread's place in the nesting (the
+// team's key) is asked of the OpenMP runtime once for the hook and the event.
+template <bool Watched>
+void parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads, POMP2_Task_handle* old_task,
+                   const char ctc_string[]) {
+    const auto forker_place = [] { return ompp::adapter::thread_identity(ompp::adapter::omp_level()); };
+    std::uint64_t place = 0;
+    if constexpr (Watched) ompp::deadlock::team_forked(place = forker_place());
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    ThreadState& thread = m->this_thread();
+    if (old_task != nullptr) *old_task = thread.current_task();
+    if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
+        m->note_team_size(static_cast<std::uint32_t>(num_threads));
+    }
+    // A team of one has no workers to find the fork: no key, nothing published.
+    // num_threads is the instrumenter's estimate (omp_get_max_threads()), not
+    // the construct's num_threads clause, which is not evaluated twice: at
+    // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
+    // false if clause or exhausted nesting make a team of one for sure.
+    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
+    const RegionRecord& region = region_of(handle, ctc_string, K::Parallel);
+    const auto now = m->now();
+    const std::uint32_t team_size = alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0);
+    traced(thread, E::Fork, region, now, team_size);
+    thread.fork(region, now, alone ? 0 : Watched ? place : forker_place(), team_size);
+}
+
+// The thread's team as the event and deadlock detection both need it, asked
+// of the OpenMP runtime once (without a runtime: one team level, no number).
+template <bool Watched>
+void parallel_begin(POMP2_Region_handle* handle) {
+    int level = 0;
+    int thread_num = -1;
+    int team_size = 0;
+    std::uint64_t team_key = 0;  // the forking thread's place
+    const auto ask_runtime = [&] {
+        level = ompp::adapter::omp_level();
+        thread_num = omp_get_thread_num != nullptr ? omp_get_thread_num() : -1;
+        team_size = omp_get_num_threads != nullptr ? omp_get_num_threads() : 0;
+    };
+    const auto key = [&] { return ompp::adapter::thread_identity(level > 0 ? level - 1 : 0); };
+    if constexpr (Watched) {
+        ask_runtime();
+        team_key = key();
+        ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel), team_key, level,
+                                    thread_num > 0 ? thread_num : 0, team_size > 0 ? team_size : 1});
+    }
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    const auto now = m->now();
+    if constexpr (!Watched) ask_runtime();
+    if (team_size > 0) m->note_team_size(static_cast<std::uint32_t>(team_size));
+    const std::uint64_t forker = thread_num == 0 ? 0 : Watched ? team_key : key();  // the master forked it itself
+    ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
+    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
+    thread.parallel_begin(region, now, {forker, level});
+    traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
 }  // namespace
@@ -348,47 +422,17 @@ OMPP_API void POMP2_USER_Snapshot(const char* label) {
 // Parallel regions.
 OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads,
                                   POMP2_Task_handle* old_task, const char ctc_string[]) {
-    if (watching()) [[unlikely]] ompp::deadlock::team_forked(ompp::adapter::thread_identity(ompp::adapter::omp_level()));
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] {
-        if (old_task != nullptr) *old_task = 0;
-        return;
-    }
-    ThreadState& thread = m->this_thread();
-    if (old_task != nullptr) *old_task = thread.current_task();
-    if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
-        m->note_team_size(static_cast<std::uint32_t>(num_threads));
-    }
-    // A team of one has no workers to find the fork: no key, nothing published.
-    // num_threads is the instrumenter's estimate (omp_get_max_threads()), not
-    // the construct's num_threads clause, which is not evaluated twice: at
-    // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
-    // false if clause or exhausted nesting make a team of one for sure.
-    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
-    const RegionRecord& region = region_of(handle, ctc_string, K::Parallel);
-    const auto now = m->now();
-    const std::uint32_t team_size = alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0);
-    traced(thread, E::Fork, region, now, team_size);
-    thread.fork(region, now, alone ? 0 : ompp::adapter::thread_identity(ompp::adapter::omp_level()), team_size);
+    if (watching()) [[unlikely]] return parallel_fork<true>(handle, if_clause, num_threads, old_task, ctc_string);
+    parallel_fork<false>(handle, if_clause, num_threads, old_task, ctc_string);
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
-    if (watching()) [[unlikely]] watch_team_begin(handle);
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] return;
-    const auto now = m->now();
-    const int level = ompp::adapter::omp_level();
-    if (omp_get_num_threads != nullptr) m->note_team_size(static_cast<std::uint32_t>(omp_get_num_threads()));
-    const std::uint64_t forker =
-        ompp::adapter::is_team_master() ? 0 : ompp::adapter::thread_identity(level > 0 ? level - 1 : 0);
-    ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
-    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    thread.parallel_begin(region, now, {forker, level});
-    traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
+    if (watching()) [[unlikely]] return parallel_begin<true>(handle);
+    parallel_begin<false>(handle);
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
-    if (watching()) [[unlikely]] ompp::deadlock::team_end();
+    if (watching() && !ompp::deadlock::try_team_end()) [[unlikely]] ompp::deadlock::team_end();
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
@@ -417,32 +461,32 @@ OMPP_API void POMP2_Flush_exit(POMP2_Region_handle* h) { exit(h, K::Flush); }
 OMPP_API void POMP2_Atomic_count(POMP2_Region_handle* h, const char ctc[]) { count(h, ctc, K::Atomic); }
 OMPP_API void POMP2_Flush_count(POMP2_Region_handle* h, const char ctc[]) { count(h, ctc, K::Flush); }
 OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
-    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
+    watched([=] { return ompp::deadlock::try_barrier_waiting(RegionRegistry::known(*h)); },
+            [=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
             [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });
 }
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    watched(ompp::deadlock::barrier_passed, [=] { exit_scheduling_point(h, old_task, K::Barrier); });
+    watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
+            [=] { exit_scheduling_point(h, old_task, K::Barrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
-    watched([=] { ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel)); },
+    watched([=] { return ompp::deadlock::try_barrier_waiting(RegionRegistry::known(*h)); },
+            [=] { ompp::deadlock::barrier_waiting(region_of(h, nullptr, K::Parallel)); },
             [=] { enter_scheduling_point(h, old_task, nullptr, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
-    watched(ompp::deadlock::barrier_passed,
+    watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
             [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
 }
 OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
-    watched([=] { ompp::deadlock::critical_waiting(region_of(h, ctc, K::Critical)); },
-            [=] { enter(h, ctc, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Wait>(h, ctc, [=] { enter(h, ctc, K::Critical); });
 }
 OMPP_API void POMP2_Critical_exit(POMP2_Region_handle* h) { exit(h, K::Critical); }
 OMPP_API void POMP2_Critical_begin(POMP2_Region_handle* h) {
-    watched([=] { ompp::deadlock::critical_acquired(region_of(h, nullptr, K::Critical)); },
-            [=] { begin_body(h, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Hold>(h, nullptr, [=] { begin_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Critical_end(POMP2_Region_handle* h) {
-    watched([=] { ompp::deadlock::critical_released(region_of(h, nullptr, K::Critical)); },
-            [=] { end_body(h, K::Critical); });
+    critical_watched<ompp::deadlock::Step::Release>(h, nullptr, [=] { end_body(h, K::Critical); });
 }
 OMPP_API void POMP2_Ordered_enter(POMP2_Region_handle* h, const char ctc[]) { enter(h, ctc, K::Ordered); }
 OMPP_API void POMP2_Ordered_exit(POMP2_Region_handle* h) { exit(h, K::Ordered); }
@@ -509,10 +553,10 @@ OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle ol
 }
 // An untimed task (POMP2_UNTIMED_TASK) makes no begin or end call.
 OMPP_API void POMP2_Task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
+    watched(ompp::deadlock::try_task_began, ompp::deadlock::task_began, [=] { task_begin(h, task, K::Task); });
 }
 OMPP_API void POMP2_Task_end(POMP2_Region_handle* h) {
-    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
+    watched(ompp::deadlock::try_task_ended, ompp::deadlock::task_ended, [=] { task_end(h, K::Task); });
 }
 // Untied tasks are profiled like tied ones (OPARI2 makes tasks tied by
 // default): the same functions under the untied names.
@@ -563,10 +607,10 @@ OMPP_API void POMP2_Taskloop_exit(POMP2_Region_handle* h, POMP2_Task_handle old_
     exit_scheduling_point(h, old_task, K::Taskloop);
 }
 OMPP_API void POMP2_Taskloop_task_begin(POMP2_Region_handle* h, POMP2_Task_handle task) {
-    watched(ompp::deadlock::task_began, [=] { task_begin(h, task, K::Taskloop); });
+    watched(ompp::deadlock::try_task_began, ompp::deadlock::task_began, [=] { task_begin(h, task, K::Taskloop); });
 }
 OMPP_API void POMP2_Taskloop_task_end(POMP2_Region_handle* h) {
-    watched(ompp::deadlock::task_ended, [=] { task_end(h, K::Taskloop); });
+    watched(ompp::deadlock::try_task_ended, ompp::deadlock::task_ended, [=] { task_end(h, K::Taskloop); });
 }
 
 }  // extern "C"

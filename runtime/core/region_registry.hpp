@@ -66,12 +66,13 @@ public:
     // one, as an unknown construct of `fallback` kind) on first use.
     static const RegionRecord& resolve(void** handle, const char* ctc, model::RegionKind fallback) {
         if (handle != nullptr) {
-            if (const auto* known = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE)))
-                [[likely]] {
-                return *known;
-            }
+            if (const RegionRecord* region = known(*handle)) [[likely]] return *region;
         }
         return instance().register_handle(handle, ctc, fallback);
+    }
+    // The region of a handle, if it has one yet: no call.
+    static const RegionRecord* known(void*& handle) {
+        return static_cast<const RegionRecord*>(__atomic_load_n(&handle, __ATOMIC_ACQUIRE));
     }
     const RegionRecord& register_handle(void** handle, const char* ctc, model::RegionKind fallback);
 

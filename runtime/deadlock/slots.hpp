@@ -1,12 +1,21 @@
 // slots.hpp - the per-thread slots of deadlock detection: written by their
 // thread (the hooks of watch.hpp), read by the watchdog (watchdog.cpp).
 //
-// A slot's `sequence` is odd while its owner writes and grows with every
-// write: the watchdog keeps a read only if it saw the same even sequence
-// before and after, and the sequence doubles as the thread's progress
-// counter (unchanged over two scans: the thread did nothing in between).
+// A slot's `state` word holds the number of locks and critical sections the
+// thread holds, whether it waits for one, and a sequence number that grows
+// with every event: the thread's progress counter (unchanged over two
+// scans: the thread did nothing in between).  The watchdog keeps a read of
+// a slot only if it saw the same state before and after it.
+//
+// The lock and critical events change only the state word and an entry the
+// state does not show yet, so each is one store of its data (the wait's
+// entry) and one store of the state: the new state publishes the entry.
+// The other events change fields the watchdog reads under the current state;
+// they mark the state `writing` first, and a read that sees the mark counts
+// the thread as running (a seqlock).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -15,19 +24,22 @@
 
 namespace ompp::deadlock {
 
-enum class Waiting : std::uint8_t { Nothing, Lock, NestLock, Critical };
 enum class HeldKind : std::uint8_t { Lock, NestLock, Critical };
+
+// A lock's address or a critical section's region with its kind in the top
+// byte, which user-space addresses leave zero.
+using TaggedObject = std::uintptr_t;
+inline constexpr unsigned kKindShift = 56;
+constexpr TaggedObject tagged(HeldKind kind, const void* object) {
+    return static_cast<TaggedObject>(kind) << kKindShift | reinterpret_cast<TaggedObject>(object);
+}
+constexpr HeldKind kind_of(TaggedObject object) { return static_cast<HeldKind>(object >> kKindShift); }
+inline const void* object_of(TaggedObject object) {
+    return reinterpret_cast<const void*>(object & ((TaggedObject{1} << kKindShift) - 1));
+}
 
 inline constexpr std::size_t kRecentBarriers = 4;
 
-// A lock or critical section the thread holds.  `object` is the lock's
-// address, or for a critical section its region (compared by name).
-struct HeldEntry {
-    std::atomic<const void*> object{nullptr};
-    std::atomic<const void*> site{nullptr};  // locks: where they were set
-    std::atomic<std::uint32_t> depth{0};     // nest locks
-    std::atomic<HeldKind> kind{HeldKind::Lock};
-};
 
 // The thread's membership of the team at one nesting level.  Kept after
 // the thread ended its implicit task (`ended`) until it joins the next team
@@ -53,17 +65,40 @@ inline constexpr std::size_t kMaxHeld = 16;    // more held at once: the rest un
 inline constexpr int kMaxLevels = 8;            // deeper teams: unseen
 inline constexpr std::size_t kMaxThreads = 256;  // more threads: unseen
 
+// The locks and critical sections the thread holds, in the order taken, and
+// above them the one it waits for.  A critical section is its region
+// (compared by name).  One array per field: an entry's place is its index
+// times the field's size, no multiplication on the event path.
+struct HeldEntries {
+    static constexpr std::size_t kSize = kMaxHeld + 1;  // the last for a wait beyond kMaxHeld
+    std::array<std::atomic<TaggedObject>, kSize> object{};
+    std::array<std::atomic<const void*>, kSize> site{};     // locks: where they were set
+    std::array<std::atomic<std::uint32_t>, kSize> depth{};  // nest locks
+};
+
+// The state word: held count | waiting | writing | sequence.
+namespace state {
+inline constexpr std::uint64_t kHeldCount = 0xffff'ffff;  // may exceed kMaxHeld
+inline constexpr std::uint64_t kWaiting = std::uint64_t{1} << 32;  // for the entry above the held ones
+inline constexpr std::uint64_t kWriting = std::uint64_t{1} << 33;
+inline constexpr std::uint64_t kEvent = std::uint64_t{1} << 34;  // one step of the sequence
+
+constexpr std::uint64_t held_count(std::uint64_t word) { return word & kHeldCount; }
+constexpr bool waiting(std::uint64_t word) { return (word & kWaiting) != 0; }
+// The entry a wait is published in: above the held ones, or the spare one
+// when more are held than seen.
+constexpr std::size_t wait_index(std::uint64_t word) {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(held_count(word), kMaxHeld));
+}
+}  // namespace state
+
 struct alignas(64) Slot {
     std::atomic<bool> used{false};
-    std::atomic<std::uint64_t> sequence{0};
+    std::atomic<std::uint64_t> state{0};
     std::atomic<int> os_thread{0};
-    std::atomic<Waiting> waiting{Waiting::Nothing};
-    std::atomic<const void*> wait_object{nullptr};  // lock address or critical region
-    std::atomic<const void*> wait_site{nullptr};
     std::atomic<int> level{0};  // omp_get_level() of the innermost team
     std::atomic<std::uint32_t> task_depth{0};
-    std::atomic<std::uint32_t> held_count{0};  // may exceed kMaxHeld
-    std::array<HeldEntry, kMaxHeld> held{};
+    HeldEntries held;
     std::array<TeamEntry, kMaxLevels + 1> teams{};  // by level; [0] unused
 };
 
@@ -82,59 +117,99 @@ Slot& claim();  // a free slot, or one no watchdog reads when all are taken
     return *t_slot;
 }
 
-// The owner's writes to its slot, between two sequence bumps.
+// The data stores of an event that the current state does not show: the
+// fence orders them after the state store of the previous event, so that a
+// read that sees them sees that state at least (watchdog.cpp's read_slot).
+[[gnu::always_inline]] inline std::uint64_t begin_event(const Slot& slot) {
+    const auto word = slot.state.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    return word;
+}
+
+// The entry of the thread's innermost team; null outside any or too deep.
+[[gnu::always_inline]] inline TeamEntry* innermost_team(Slot& slot) {
+    const int level = slot.level.load(std::memory_order_relaxed);
+    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
+}
+
+// The owner's writes to fields the watchdog reads under the current state,
+// between the `writing` mark and the next state.
 class Writing {
 public:
-    explicit Writing(Slot& slot) : slot_(slot), start_(slot.sequence.load(std::memory_order_relaxed)) {
-        slot_.sequence.store(start_ + 1, std::memory_order_relaxed);
+    explicit Writing(Slot& slot) : slot_(slot), start_(slot.state.load(std::memory_order_relaxed)) {
+        slot_.state.store(start_ | state::kWriting, std::memory_order_relaxed);
         std::atomic_thread_fence(std::memory_order_release);
     }
-    ~Writing() { slot_.sequence.store(start_ + 2, std::memory_order_release); }
+    ~Writing() { slot_.state.store(start_ + state::kEvent, std::memory_order_release); }
     Writing(const Writing&) = delete;
     Writing& operator=(const Writing&) = delete;
+
+    std::uint64_t start() const { return start_; }
+    // The state to end with, when the writes change it (held count, waiting).
+    void end_with(std::uint64_t word) { start_ = word; }
 
 private:
     Slot& slot_;
     std::uint64_t start_;
 };
 
-inline void publish_wait(Waiting what, const void* object, const void* site) {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    slot.waiting.store(what, std::memory_order_relaxed);
-    slot.wait_object.store(object, std::memory_order_relaxed);
-    slot.wait_site.store(site, std::memory_order_relaxed);
+// A new entry, which the state does not show yet.  Critical sections have
+// no site, locks and critical sections no depth.
+template <HeldKind Kind>
+[[gnu::always_inline]] inline void write_entry(Slot& slot, std::size_t index, const void* object, const void* site) {
+    slot.held.object[index].store(tagged(Kind, object), std::memory_order_relaxed);
+    if constexpr (Kind != HeldKind::Critical) slot.held.site[index].store(site, std::memory_order_relaxed);
+    if constexpr (Kind == HeldKind::NestLock) slot.held.depth[index].store(1, std::memory_order_relaxed);
 }
 
-// A lock (not a nest lock: see nest_lock_acquired) or critical section.
-inline void publish_hold(HeldKind kind, const void* object, const void* site) {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
-    const auto count = slot.held_count.load(std::memory_order_relaxed);
-    if (count < kMaxHeld) {
-        HeldEntry& entry = slot.held[count];
-        entry.object.store(object, std::memory_order_relaxed);
-        entry.site.store(site, std::memory_order_relaxed);
-        entry.depth.store(1, std::memory_order_relaxed);
-        entry.kind.store(kind, std::memory_order_relaxed);
+// Waits for a lock or critical section: its entry, then the state that
+// shows it.  false, having done nothing, when more are held than seen.
+template <HeldKind Kind>
+[[gnu::always_inline]] inline bool try_wait(Slot& slot, const void* object, const void* site) {
+    const auto word = begin_event(slot);
+    const auto count = state::held_count(word);
+    if (count >= kMaxHeld) [[unlikely]] return false;
+    write_entry<Kind>(slot, count, object, site);
+    slot.state.store((word | state::kWaiting) + state::kEvent, std::memory_order_release);
+    return true;
+}
+
+// The same in any case: beyond kMaxHeld in the spare entry.
+template <HeldKind Kind>
+void wait(Slot& slot, const void* object, const void* site) {
+    const auto word = begin_event(slot);
+    write_entry<Kind>(slot, state::wait_index(word), object, site);
+    slot.state.store((word | state::kWaiting) + state::kEvent, std::memory_order_release);
+}
+
+// Holds what it waited for (its entry becomes a held one), or without a
+// wait (omp_test_lock, or detection started in between) writes the entry
+// first.  Not for a nest lock held already (watch.cpp's hold_nest_lock).
+template <HeldKind Kind>
+[[gnu::always_inline]] inline void hold(Slot& slot, const void* object, const void* site) {
+    const auto word = begin_event(slot);
+    if (state::waiting(word)) [[likely]] {
+        slot.state.store(word - state::kWaiting + 1 + state::kEvent, std::memory_order_release);
+        return;
     }
-    slot.held_count.store(count + 1, std::memory_order_relaxed);
+    write_entry<Kind>(slot, state::wait_index(word), object, site);
+    slot.state.store(word + 1 + state::kEvent, std::memory_order_release);
+}
+
+// The release of the latest hold (critical sections always are), one
+// store; false, having done nothing, for any other (release_held).
+template <HeldKind Kind>
+[[gnu::always_inline]] inline bool try_release_latest(Slot& slot, const void* object) {
+    const auto word = slot.state.load(std::memory_order_relaxed);
+    const auto latest = state::held_count(word) - 1;
+    if (Kind == HeldKind::NestLock || latest >= kMaxHeld ||
+        slot.held.object[latest].load(std::memory_order_relaxed) != tagged(Kind, object)) [[unlikely]]
+        return false;
+    slot.state.store(word - 1 + state::kEvent, std::memory_order_release);
+    return true;
 }
 
 void release_held(Slot& slot, const void* object, bool nest);  // the general case
-
-inline void publish_release(const void* object, bool nest) {
-    Slot& slot = my_slot();
-    const auto count = slot.held_count.load(std::memory_order_relaxed);
-    // Most often the latest one taken (critical sections always).
-    if (!nest && count - 1 < kMaxHeld && slot.held[count - 1].object.load(std::memory_order_relaxed) == object) {
-        const Writing writing(slot);
-        slot.held_count.store(count - 1, std::memory_order_relaxed);
-        return;
-    }
-    release_held(slot, object, nest);
-}
 
 // The instance of the latest team forked at each place (team key, hashed):
 // set by the forking thread before the team exists, read by its members.

@@ -3,6 +3,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "deadlock/slots.hpp"
 
 namespace ompp::deadlock {
@@ -18,12 +21,10 @@ namespace {
 Slot g_unwatched;
 
 void clear(Slot& slot) {
-    const Writing writing(slot);
-    slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
-    slot.wait_object.store(nullptr, std::memory_order_relaxed);
+    Writing writing(slot);
+    writing.end_with(writing.start() & ~(state::kHeldCount | state::kWaiting));
     slot.level.store(0, std::memory_order_relaxed);
     slot.task_depth.store(0, std::memory_order_relaxed);
-    slot.held_count.store(0, std::memory_order_relaxed);
     for (TeamEntry& team : slot.teams) {
         team.key.store(0, std::memory_order_relaxed);
         team.at_barrier.store(false, std::memory_order_relaxed);
@@ -41,29 +42,23 @@ struct SlotRelease {
     }
 };
 
-// The entry holding `object`, searched from the latest; null if none.
-HeldEntry* held_entry(Slot& slot, const void* object) {
-    const auto count = std::min<std::size_t>(slot.held_count.load(std::memory_order_relaxed), kMaxHeld);
-    for (std::size_t i = count; i-- > 0;) {
-        if (slot.held[i].object.load(std::memory_order_relaxed) == object) return &slot.held[i];
+// The index of the entry holding `object`, searched from the latest; none
+// if it is not held (or not seen).
+std::optional<std::size_t> held_entry(const Slot& slot, const void* object) {
+    for (auto i = state::wait_index(slot.state.load(std::memory_order_relaxed)); i-- > 0;) {
+        if (object_of(slot.held.object[i].load(std::memory_order_relaxed)) == object) return i;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 void hold_nest_lock(Slot& slot, const void* lock, const void* site) {
-    if (HeldEntry* entry = held_entry(slot, lock)) {
+    if (const auto entry = held_entry(slot, lock)) {
         const Writing writing(slot);
-        slot.waiting.store(Waiting::Nothing, std::memory_order_relaxed);
-        entry->depth.store(entry->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        auto& depth = slot.held.depth[*entry];
+        depth.store(depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return;
     }
-    publish_hold(HeldKind::NestLock, lock, site);
-}
-
-// The entry of the thread's innermost team; null outside any or too deep.
-TeamEntry* innermost_team(Slot& slot) {
-    const int level = slot.level.load(std::memory_order_relaxed);
-    return level >= 1 && level <= kMaxLevels ? &slot.teams[static_cast<std::size_t>(level)] : nullptr;
+    hold<HeldKind::NestLock>(slot, lock, site);
 }
 
 }  // namespace
@@ -83,56 +78,48 @@ Slot& claim() {
 }
 
 void release_held(Slot& slot, const void* object, bool nest) {
-    const Writing writing(slot);
-    const auto count = slot.held_count.load(std::memory_order_relaxed);
-    HeldEntry* entry = held_entry(slot, object);
-    if (entry == nullptr) {
+    Writing writing(slot);
+    const auto count = state::held_count(writing.start());
+    const auto entry = held_entry(slot, object);
+    if (!entry) {
         // Beyond kMaxHeld, or released by another thread than the one that
         // set it (an untied task moved): not ours to track.
-        if (count > kMaxHeld) slot.held_count.store(count - 1, std::memory_order_relaxed);
+        if (count > kMaxHeld) writing.end_with(writing.start() - 1);
         return;
     }
-    if (const auto depth = entry->depth.load(std::memory_order_relaxed); nest && depth > 1) {
-        entry->depth.store(depth - 1, std::memory_order_relaxed);
+    HeldEntries& held = slot.held;
+    if (const auto depth = held.depth[*entry].load(std::memory_order_relaxed); nest && depth > 1) {
+        held.depth[*entry].store(depth - 1, std::memory_order_relaxed);
         return;
     }
     // Keep the order: the entries above move down one.
-    const auto last = std::min<std::size_t>(count, kMaxHeld) - 1;
-    for (auto* e = entry; e != &slot.held[last]; ++e) {
-        const HeldEntry& next = *(e + 1);
-        e->object.store(next.object.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->site.store(next.site.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->depth.store(next.depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        e->kind.store(next.kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    constexpr auto kRelaxed = std::memory_order_relaxed;
+    for (auto i = *entry; i + 1 < std::min<std::uint64_t>(count, kMaxHeld); ++i) {
+        held.object[i].store(held.object[i + 1].load(kRelaxed), kRelaxed);
+        held.site[i].store(held.site[i + 1].load(kRelaxed), kRelaxed);
+        held.depth[i].store(held.depth[i + 1].load(kRelaxed), kRelaxed);
     }
-    slot.held_count.store(count - 1, std::memory_order_relaxed);
+    writing.end_with(writing.start() - 1);
 }
 
 void nest_lock_waiting(const void* lock, const void* site) {
     // One this thread holds is entered again at once.
-    if (held_entry(my_slot(), lock) == nullptr) publish_wait(Waiting::NestLock, lock, site);
+    Slot& slot = my_slot();
+    if (!held_entry(slot, lock)) wait<HeldKind::NestLock>(slot, lock, site);
 }
 
 void nest_lock_acquired(const void* lock, const void* site) { hold_nest_lock(my_slot(), lock, site); }
 
+void nest_lock_released(const void* lock) { release_held(my_slot(), lock, true); }
+
 void barrier_waiting(const core::RegionRecord& construct) {
-    Slot& slot = my_slot();
-    TeamEntry* team = innermost_team(slot);
-    if (team == nullptr) return;
-    const Writing writing(slot);
-    const auto arrival = team->arrivals.load(std::memory_order_relaxed) + 1;
-    team->arrivals.store(arrival, std::memory_order_relaxed);
-    team->recent[arrival % kRecentBarriers].store(&construct, std::memory_order_relaxed);
-    team->at_barrier.store(true, std::memory_order_relaxed);
-    team->barrier_task_depth.store(slot.task_depth.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    my_slot();
+    try_barrier_waiting(&construct);
 }
 
 void barrier_passed() {
-    Slot& slot = my_slot();
-    TeamEntry* team = innermost_team(slot);
-    if (team == nullptr) return;
-    const Writing writing(slot);
-    team->at_barrier.store(false, std::memory_order_relaxed);
+    my_slot();
+    try_barrier_passed();
 }
 
 void team_forked(std::uint64_t team_key) {
@@ -154,34 +141,24 @@ void team_begin(const TeamJoin& join) {
     team->ended.store(false, std::memory_order_relaxed);
     team->size.store(static_cast<std::uint32_t>(join.team_size), std::memory_order_relaxed);
     team->thread_num.store(static_cast<std::uint32_t>(join.thread_num), std::memory_order_relaxed);
+    // `recent` is read only for the arrivals in this team: no reset.
     team->arrivals.store(0, std::memory_order_relaxed);
     team->at_barrier.store(false, std::memory_order_relaxed);
-    for (auto& barrier : team->recent) barrier.store(nullptr, std::memory_order_relaxed);
 }
 
 void team_end() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    if (TeamEntry* team = innermost_team(slot)) {
-        team->at_barrier.store(false, std::memory_order_relaxed);
-        team->ended.store(true, std::memory_order_relaxed);
-    }
-    const int level = slot.level.load(std::memory_order_relaxed);
-    slot.level.store(level > 0 ? level - 1 : 0, std::memory_order_relaxed);
+    my_slot();
+    try_team_end();
 }
 
 void task_began() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    slot.task_depth.fetch_add(1, std::memory_order_relaxed);
+    my_slot();
+    try_task_began();
 }
 
 void task_ended() {
-    Slot& slot = my_slot();
-    const Writing writing(slot);
-    // An untied task may end on another thread than it began on.
-    if (const auto depth = slot.task_depth.load(std::memory_order_relaxed); depth > 0)
-        slot.task_depth.store(depth - 1, std::memory_order_relaxed);
+    my_slot();
+    try_task_ended();
 }
 
 }  // namespace ompp::deadlock

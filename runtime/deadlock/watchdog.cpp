@@ -21,6 +21,17 @@ namespace {
 
 using core::RegionRecord;
 
+enum class Waiting : std::uint8_t { Nothing, Lock, NestLock, Critical };
+
+Waiting waiting_for(HeldKind kind) {
+    switch (kind) {
+    case HeldKind::Lock: return Waiting::Lock;
+    case HeldKind::NestLock: return Waiting::NestLock;
+    case HeldKind::Critical: return Waiting::Critical;
+    }
+    return Waiting::Nothing;
+}
+
 // Plain copies of a slot, read consistently.
 struct HeldView {
     HeldKind kind;
@@ -52,7 +63,7 @@ struct TeamView {
 
 struct ThreadView {
     std::size_t slot = 0;
-    std::uint64_t sequence = 0;
+    std::uint64_t state = 0;  // changes with every event
     int os_thread = 0;
     Waiting waiting = Waiting::Nothing;
     const void* wait_object = nullptr;
@@ -83,23 +94,30 @@ std::optional<ThreadView> read_slot(const Slot& slot, std::size_t index) {
         if (!slot.used.load(std::memory_order_acquire)) return std::nullopt;
         ThreadView view;
         view.slot = index;
-        view.sequence = slot.sequence.load(std::memory_order_acquire);
-        if (view.sequence % 2 != 0) continue;
+        view.state = slot.state.load(std::memory_order_acquire);
+        if ((view.state & state::kWriting) != 0) continue;
         view.os_thread = slot.os_thread.load(kRelaxed);
-        view.waiting = slot.waiting.load(kRelaxed);
-        view.wait_object = slot.wait_object.load(kRelaxed);
-        view.wait_site = slot.wait_site.load(kRelaxed);
         view.level = slot.level.load(kRelaxed);
         view.task_depth = slot.task_depth.load(kRelaxed);
-        const auto held = std::min<std::size_t>(slot.held_count.load(kRelaxed), kMaxHeld);
+        // The entries the state shows: those held, then the wait.
+        const auto held = state::wait_index(view.state);
         for (std::size_t i = 0; i < held; ++i) {
-            const HeldEntry& entry = slot.held[i];
-            view.held.push_back({entry.kind.load(kRelaxed), entry.object.load(kRelaxed), entry.site.load(kRelaxed),
-                                 entry.depth.load(kRelaxed)});
+            const TaggedObject object = slot.held.object[i].load(kRelaxed);
+            view.held.push_back({kind_of(object), object_of(object), slot.held.site[i].load(kRelaxed),
+                                 slot.held.depth[i].load(kRelaxed)});
+        }
+        if (state::waiting(view.state)) {
+            const TaggedObject object = slot.held.object[held].load(kRelaxed);
+            view.waiting = waiting_for(kind_of(object));
+            view.wait_object = object_of(object);
+            view.wait_site = slot.held.site[held].load(kRelaxed);
         }
         for (std::size_t level = 1; level < slot.teams.size(); ++level) view.teams[level] = read_team(slot.teams[level]);
+        // Stores the state did not show yet are ordered after the state
+        // before them (slots.hpp's begin_event): a read that saw one sees
+        // another state now.
         std::atomic_thread_fence(std::memory_order_acquire);
-        if (slot.sequence.load(kRelaxed) == view.sequence) return view;
+        if (slot.state.load(kRelaxed) == view.state) return view;
     }
     return std::nullopt;
 }
@@ -355,8 +373,8 @@ std::optional<std::string> Detector::scan() {
     // The stuck threads and the members gone from their teams, as seen now.
     std::vector<Seen> seen;
     for (std::size_t i : stuck) {
-        seen.push_back({threads[i].slot, threads[i].sequence});
-        for (std::size_t gone : graph[i]->left_team) seen.push_back({threads[gone].slot, threads[gone].sequence});
+        seen.push_back({threads[i].slot, threads[i].state});
+        for (std::size_t gone : graph[i]->left_team) seen.push_back({threads[gone].slot, threads[gone].state});
     }
     std::sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return a.slot < b.slot; });
     seen.erase(std::unique(seen.begin(), seen.end()), seen.end());

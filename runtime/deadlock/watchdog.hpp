@@ -47,7 +47,7 @@ public:
 private:
     struct Seen {
         std::size_t slot;
-        std::uint64_t sequence;
+        std::uint64_t state;  // the slot's state word
         bool operator==(const Seen&) const = default;
     };
     std::chrono::steady_clock::duration settle_;

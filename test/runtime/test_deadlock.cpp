@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "deadlock/watch.hpp"
 #include "deadlock/watchdog.hpp"
 
@@ -228,4 +230,28 @@ TEST_CASE("a thread running a task at a barrier does not wait there", "[deadlock
     const auto report = twice(detector);
     REQUIRE(report);
     CHECK_THAT(*report, Contains("for thread 1 (level 1"));
+}
+
+TEST_CASE("a wait is seen beyond the holds seen, and a release out of order keeps the others", "[deadlock]") {
+    static int locks[kMaxHeld + 2];  // their addresses are the locks
+    int& waited_for = locks[kMaxHeld];
+    int& released = locks[kMaxHeld + 1];
+    Actor many, other;
+    many.run([&] {
+        lock_acquired(&released, false, nullptr);
+        for (std::size_t i = 0; i < kMaxHeld; ++i) lock_acquired(&locks[i], false, nullptr);
+        lock_released(&released, false);  // not the latest: the entries above move down
+    });
+    other.run([&] { lock_acquired(&waited_for, false, nullptr); });
+    // One more held than seen, then the wait: in the spare entry.
+    many.run([&] { lock_acquired(&released, false, nullptr); });
+    many.run([&] { lock_waiting(&waited_for, false, nullptr); });
+    other.run([&] { lock_waiting(&locks[0], false, nullptr); });
+    Detector detector = ::detector();
+    const auto report = twice(detector);
+    REQUIRE(report);
+    CHECK_THAT(*report, Contains("2 thread(s) can never go on"));
+    CHECK_THAT(*report, Contains(fmt::format("lock {}", static_cast<const void*>(&waited_for))));
+    CHECK_THAT(*report, Contains(fmt::format("holds lock {}", static_cast<const void*>(&locks[0]))));
+    CHECK_THAT(*report, !Contains(fmt::format("holds lock {}", static_cast<const void*>(&released))));
 }
