@@ -31,9 +31,10 @@ std::atomic<bool> g_stopped{false};
 // Set in a fork()ed child: it has no spill writer thread to drain.
 std::atomic<bool> g_forked_child{false};
 
-// Flush mode's ring: four chunks per thread, so that a thread fills one
-// while the writer writes the others (a deeper ring only helps a writer
-// that is slower than the thread, and then nothing does).
+// Flush mode's ring: four chunks per thread.  The thread fills one while
+// the writer writes another, and the other two absorb the writer's stalls;
+// a deeper ring cannot help a writer that is slower than the thread on
+// average (then the thread waits, whatever the depth).
 constexpr std::uint32_t kSpillChunks = 4;
 
 }  // namespace
