@@ -96,6 +96,22 @@ TEST_CASE("trace: chunks handed to the spill writer by several threads come back
     CHECK_FALSE(totals.spill_failed);
 }
 
+TEST_CASE("trace: stop() returns once every chunk handed over is in the spill file", "[trace]") {
+    // Chunks of 4 MiB: the writer is still writing when the last record is
+    // stored, so the records come back only if stop() waits for it.
+    constexpr std::size_t kChunkRecords = std::size_t{1} << 18;
+    const Recording recording(buffer_of(4 * kChunkRecords, trace::Mode::Flush));
+    record_times(4, 3 * kChunkRecords + 1);
+    trace::stop();
+    const trace::Totals totals = trace::totals();
+    CHECK(totals.records == 3 * kChunkRecords + 1);
+    CHECK(totals.dropped == 0);
+    const auto records = records_of(4);
+    REQUIRE(records.size() == 3 * kChunkRecords + 1);
+    CHECK(records[kChunkRecords].time == kOrigin + kChunkRecords + 1);
+    CHECK(records.back().time == kOrigin + 3 * kChunkRecords + 1);
+}
+
 TEST_CASE("trace: recording restarts after stop with a new spill writer", "[trace]") {
     for (int round = 0; round < 2; ++round) {
         const Recording recording(buffer_of(4, trace::Mode::Flush));
