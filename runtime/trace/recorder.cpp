@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include <fcntl.h>
@@ -21,21 +25,31 @@ namespace {
 std::mutex g_mutex;  // buffer creation, start, stop
 Settings g_settings;
 std::atomic<std::uint32_t> g_untraced{0};
-// Set by stop(): a full buffer is not spilled any more (the finaliser may be
+// Set by stop(): a full chunk is not spilled any more (the finaliser may be
 // reading the spill file and the buffer).
 std::atomic<bool> g_stopped{false};
+// Set in a fork()ed child: it has no spill writer thread to drain.
+std::atomic<bool> g_forked_child{false};
 
-// Buffers live until the process ends: late events of other threads may
-// still reach them while it exits.
-ThreadBuffer* new_buffer(std::uint32_t thread) {
-    const std::size_t records = std::max<std::size_t>(g_settings.buffer_bytes / sizeof(Record), 2);
-    auto* buffer = new ThreadBuffer{};
-    buffer->begin = new Record[records];
-    buffer->next = buffer->begin;
-    buffer->end = buffer->begin + records;
-    buffer->thread = thread;
-    return buffer;
-}
+// Flush mode's ring: four chunks per thread.  The thread fills one while
+// the writer writes another, and the other two absorb the writer's stalls;
+// a deeper ring cannot help a writer that is slower than the thread on
+// average (then the thread waits, whatever the depth).
+constexpr std::uint32_t kSpillChunks = 4;
+
+}  // namespace
+
+// One chunk of a thread's ring.  `queued`, `count` and `next_queued` are
+// guarded by the spill writer's mutex.
+struct SpillChunk {
+    Record* begin = nullptr;
+    ThreadBuffer* owner = nullptr;
+    std::size_t count = 0;  // records, once handed over
+    bool queued = false;    // handed over and not yet written: the owner may not reuse it
+    SpillChunk* next_queued = nullptr;
+};
+
+namespace {
 
 // The spill file: created on first need and unlinked at once, so nothing is
 // left behind whatever way the process ends.
@@ -48,35 +62,176 @@ bool open_spill_file(ThreadBuffer& buffer) {
     return true;
 }
 
-bool write_all(int fd, const void* data, std::size_t bytes) {
+bool write_all(int fd, const void* data, std::size_t bytes, off_t offset) {
     const auto* from = static_cast<const char*>(data);
     while (bytes > 0) {
-        const ssize_t n = ::write(fd, from, bytes);
+        const ssize_t n = ::pwrite(fd, from, bytes, offset);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
         from += n;
         bytes -= static_cast<std::size_t>(n);
+        offset += n;
     }
     return true;
 }
 
-void spill(ThreadBuffer& buffer) {
-    const auto count = static_cast<std::size_t>(buffer.next - buffer.begin);
+// Appends a chunk to its owner's spill file (by the spill writer thread, or
+// by the owner if that thread could not be started).
+void write_chunk(const SpillChunk& chunk) {
+    ThreadBuffer& buffer = *chunk.owner;
     if (!buffer.spill_failed && (buffer.spill_fd >= 0 || open_spill_file(buffer)) &&
-        write_all(buffer.spill_fd, buffer.begin, count * sizeof(Record))) {
-        buffer.spilled += count;
+        write_all(buffer.spill_fd, chunk.begin, chunk.count * sizeof(Record),
+                  static_cast<off_t>(buffer.spilled * sizeof(Record)))) {
+        buffer.spilled += chunk.count;
     } else {
         buffer.spill_failed = true;
-        buffer.dropped += count;
+        buffer.lost += chunk.count;
     }
-    buffer.next = buffer.begin;
 }
 
-// A fork()ed child shares its parent's spill files and copies of its buffers:
-// it traces nothing (its profile is written as usual).
+// Every signal blocked while in scope.  The spill writer thread inherits
+// the mask (no handler ever runs on it), and a handler that waits for the
+// profile (adapter/lifecycle.cpp) never interrupts a thread holding the
+// writer's mutex, which stop() needs.
+class SignalsBlocked {
+public:
+    SignalsBlocked() {
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &previous_);
+    }
+    ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+    SignalsBlocked(const SignalsBlocked&) = delete;
+    SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+private:
+    sigset_t previous_;
+};
+
+// One background thread for all threads' spills, started on the first
+// hand-over: full chunks queue in hand-over order, so each thread's spill
+// file gets its chunks in recording order.
+class SpillWriter {
+public:
+    // Hands the owner's full chunk over and moves it to the next one,
+    // waiting while that one is still queued.  False: stop() has closed the
+    // queue, the chunk stays where it is.
+    bool hand_over(ThreadBuffer& buffer) {
+        const SignalsBlocked blocked;
+        std::unique_lock lock(mutex_);
+        if (closed_) return false;
+        SpillChunk& full = buffer.chunks[buffer.filling];
+        full.count = static_cast<std::size_t>(buffer.next - buffer.begin);
+        if (running()) {
+            enqueue(full);
+        } else {
+            write_chunk(full);
+        }
+        buffer.filling = (buffer.filling + 1) % buffer.chunk_count;
+        SpillChunk& fresh = buffer.chunks[buffer.filling];
+        const std::size_t records = static_cast<std::size_t>(buffer.end - buffer.begin);
+        buffer.begin = buffer.next = fresh.begin;
+        buffer.end = fresh.begin + records;
+        written_.wait(lock, [&] { return !fresh.queued; });
+        return true;
+    }
+
+    // Reopens the queue (start()).
+    void open() {
+        const std::lock_guard lock(mutex_);
+        closed_ = false;
+    }
+
+    // Closes the queue, writes what is queued and joins the thread.
+    void drain() {
+        {
+            const std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        queued_.notify_one();
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    // Starts the thread if it is not running; false if it cannot be started.
+    bool running() {
+        if (thread_.joinable()) return true;
+        try {
+            thread_ = std::thread([this] { run(); });
+        } catch (const std::system_error&) {
+            return false;
+        }
+        return true;
+    }
+
+    void enqueue(SpillChunk& chunk) {
+        chunk.queued = true;
+        chunk.next_queued = nullptr;
+        (tail_ != nullptr ? tail_->next_queued : head_) = &chunk;
+        tail_ = &chunk;
+        queued_.notify_one();
+    }
+
+    void run() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            queued_.wait(lock, [&] { return head_ != nullptr || closed_; });
+            if (head_ == nullptr) return;
+            SpillChunk& chunk = *head_;
+            head_ = chunk.next_queued;
+            if (head_ == nullptr) tail_ = nullptr;
+            lock.unlock();
+            write_chunk(chunk);
+            lock.lock();
+            chunk.queued = false;
+            written_.notify_all();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable queued_;   // the thread waits for chunks (or the close)
+    std::condition_variable written_;  // owners wait for a chunk to come back
+    SpillChunk* head_ = nullptr;
+    SpillChunk* tail_ = nullptr;
+    bool closed_ = false;
+    std::thread thread_;
+};
+
+// Leaked on purpose, like the buffers: threads still recording while the
+// process exits may reach it after static destruction.
+SpillWriter& spill_writer() {
+    static auto* writer = new SpillWriter;
+    return *writer;
+}
+
+// Buffers live until the process ends: late events of other threads may
+// still reach them while it exits.
+ThreadBuffer* new_buffer(std::uint32_t thread) {
+    const std::size_t records = std::max<std::size_t>(g_settings.buffer_bytes / sizeof(Record), 2);
+    auto* buffer = new ThreadBuffer{};
+    buffer->chunk_count = g_settings.mode == Mode::Flush ? static_cast<std::uint32_t>(std::min<std::size_t>(
+                                                                kSpillChunks, records))
+                                                          : 1;
+    const std::size_t chunk_records = records / buffer->chunk_count;
+    buffer->chunks = new SpillChunk[buffer->chunk_count];
+    auto* storage = new Record[chunk_records * buffer->chunk_count];
+    for (std::uint32_t i = 0; i < buffer->chunk_count; ++i) {
+        buffer->chunks[i].begin = storage + i * chunk_records;
+        buffer->chunks[i].owner = buffer;
+    }
+    buffer->begin = buffer->next = storage;
+    buffer->end = storage + chunk_records;
+    buffer->thread = thread;
+    return buffer;
+}
+
+// A fork()ed child shares its parent's spill files and copies of its buffers,
+// but not the spill writer thread: it traces nothing (its profile is written
+// as usual).
 void stop_in_child() {
     g_recording.store(false);
     g_stopped.store(true);
+    g_forked_child.store(true);
 }
 
 }  // namespace
@@ -94,11 +249,11 @@ ThreadBuffer* make_room(std::uint32_t thread) {
         g_buffers[thread].store(buffer, std::memory_order_relaxed);
         return buffer;
     }
-    if (g_settings.mode == Mode::Memory || g_stopped.load(std::memory_order_acquire)) {
+    if (g_settings.mode == Mode::Memory || g_stopped.load(std::memory_order_acquire) ||
+        !spill_writer().hand_over(*buffer)) {
         ++buffer->dropped;
         return nullptr;
     }
-    spill(*buffer);
     return buffer;
 }
 
@@ -108,14 +263,16 @@ void start(const Settings& settings) {
     std::lock_guard lock(g_mutex);
     g_settings = settings;
     g_stopped.store(false);
+    spill_writer().open();
     g_recording.store(true);
 }
 
-// No lock: a fork()ed child may stop while another thread of its parent
-// held the mutex at the fork.
+// No lock in a fork()ed child: another thread of its parent may have held
+// a mutex at the fork.
 bool stop() {
     const bool was_recording = g_recording.exchange(false);
     g_stopped.store(true, std::memory_order_release);
+    if (!g_forked_child.load()) spill_writer().drain();
     return was_recording;
 }
 
@@ -127,7 +284,7 @@ Totals totals() {
         if (buffer == nullptr) continue;
         ++result.threads;
         result.records += buffer->spilled + static_cast<std::uint64_t>(buffer->next - buffer->begin);
-        result.dropped += buffer->dropped;
+        result.dropped += buffer->dropped + buffer->lost;
         result.spill_failed = result.spill_failed || buffer->spill_failed;
     }
     result.untraced_threads = g_untraced.load();
@@ -194,7 +351,8 @@ void reset_for_testing() {
         ThreadBuffer* buffer = slot.exchange(nullptr);
         if (buffer == nullptr) continue;
         if (buffer->spill_fd >= 0) ::close(buffer->spill_fd);
-        delete[] buffer->begin;
+        delete[] buffer->chunks[0].begin;
+        delete[] buffer->chunks;
         delete buffer;
     }
     g_untraced.store(0);

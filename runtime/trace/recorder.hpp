@@ -4,11 +4,15 @@
 // The hot path (record()) is one relaxed load and a well-predicted branch
 // when tracing is off; when on, a store of one 16-byte record into the
 // calling thread's buffer, without locks or allocation once the thread's
-// buffer exists (its first event allocates it).  A full buffer is written
-// to the thread's spill file (flush mode: nothing is lost) or further events
-// are counted and dropped (memory mode: the first records are kept).  At
-// program end the writer (otf2_archive.hpp) reads every thread's records,
-// spilled then buffered, in recording order.
+// buffer exists (its first event allocates it).  In flush mode (nothing is
+// lost) the buffer is a ring of chunks: a full chunk goes to one background
+// spill writer thread, which appends it to the thread's spill file, and the
+// thread carries on in the next chunk, waiting only while that one is still
+// being written.  In memory mode the buffer is one chunk: once it is full,
+// further events are counted and dropped (the first records are kept).  At
+// program end stop() drains and joins the spill writer, and the archive
+// writer (otf2_archive.hpp) reads every thread's records, spilled then
+// buffered, in recording order.
 //
 // Buffers are indexed by the measurement's thread id: a thread state that
 // is recycled for a new OS thread (core/measurement.hpp) carries on with
@@ -100,16 +104,25 @@ struct Settings {
     std::string spill_directory = "/tmp";
 };
 
-// One thread's buffer.  Only its owner writes; the finaliser reads it once
-// recording has stopped.
+struct SpillChunk;  // recorder.cpp
+
+// One thread's buffer.  Only its owner records into it and moves between
+// chunks (under the spill writer's mutex); the spill writer thread writes
+// the chunks handed to it; the finaliser reads it once recording has
+// stopped and the writer is joined.
 struct ThreadBuffer {
     Record* next;
     Record* end;
-    Record* begin;
+    Record* begin;  // of the chunk being filled
     std::uint32_t thread;
+    std::uint32_t filling = 0;  // that chunk's index in `chunks`
+    std::uint32_t chunk_count = 1;
+    SpillChunk* chunks = nullptr;
+    std::uint64_t dropped = 0;  // the owner's: memory mode's records not kept, records after stop()
+    // The spill writer's:
     int spill_fd = -1;
     std::uint64_t spilled = 0;  // records in the spill file
-    std::uint64_t dropped = 0;  // memory mode: records not kept
+    std::uint64_t lost = 0;     // records a failed spill write lost
     bool spill_failed = false;
 };
 
@@ -120,7 +133,7 @@ extern std::atomic<ThreadBuffer*> g_buffers[kMaxTracedThreads];
 
 inline bool recording() { return g_recording.load(std::memory_order_relaxed); }
 
-// The slow path: the thread's first record, or a full buffer.  Null: drop.
+// The slow path: the thread's first record, or a full chunk.  Null: drop.
 ThreadBuffer* make_room(std::uint32_t thread);
 
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
@@ -136,8 +149,10 @@ inline void record(std::uint32_t thread, Event event, std::uint32_t region, std:
 // Starts recording with `settings` (the adapter calls it before the first
 // event when OMPP_TRACE is set).
 void start(const Settings& settings);
-// Stops recording: events from now on are not recorded, buffers are not
-// spilled any more.  Returns false if recording was never started.
+// Stops recording: events from now on are not recorded, chunks are not
+// spilled any more, and those already handed over are written before it
+// returns (the spill writer thread is joined).  Returns false if recording
+// was never started.
 bool stop();
 
 struct Totals {

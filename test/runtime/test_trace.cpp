@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "trace/recorder.hpp"
@@ -67,6 +68,59 @@ TEST_CASE("trace: flush mode spills full buffers and loses nothing, in order", "
     CHECK(totals.records == 8);
     CHECK(totals.dropped == 0);
     CHECK(totals.threads == 2);
+}
+
+TEST_CASE("trace: chunks handed to the spill writer by several threads come back complete, in order", "[trace]") {
+    // Four chunks of two records per thread: a hand-over every other record,
+    // and the threads often wait for their next chunk to be written.
+    const Recording recording(buffer_of(8, trace::Mode::Flush));
+    constexpr std::uint64_t kRecords = 5001;
+    const std::vector<std::uint32_t> ids{0, 1, 2};
+    std::vector<std::thread> threads;
+    for (const std::uint32_t id : ids) threads.emplace_back(record_times, id, kRecords);
+    for (auto& thread : threads) thread.join();
+    trace::stop();
+    CHECK(trace::traced_threads() == ids);
+    for (const std::uint32_t id : ids) {
+        const auto records = records_of(id);
+        REQUIRE(records.size() == kRecords);
+        std::uint64_t out_of_order = 0;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records[i].time != kOrigin + i + 1 || records[i].value != (i + 1) * 10) ++out_of_order;
+        }
+        CHECK(out_of_order == 0);
+    }
+    const trace::Totals totals = trace::totals();
+    CHECK(totals.records == ids.size() * kRecords);
+    CHECK(totals.dropped == 0);
+    CHECK_FALSE(totals.spill_failed);
+}
+
+TEST_CASE("trace: stop() returns once every chunk handed over is in the spill file", "[trace]") {
+    // Chunks of 4 MiB: the writer is still writing when the last record is
+    // stored, so the records come back only if stop() waits for it.
+    constexpr std::size_t kChunkRecords = std::size_t{1} << 18;
+    const Recording recording(buffer_of(4 * kChunkRecords, trace::Mode::Flush));
+    record_times(4, 3 * kChunkRecords + 1);
+    trace::stop();
+    const trace::Totals totals = trace::totals();
+    CHECK(totals.records == 3 * kChunkRecords + 1);
+    CHECK(totals.dropped == 0);
+    const auto records = records_of(4);
+    REQUIRE(records.size() == 3 * kChunkRecords + 1);
+    CHECK(records[kChunkRecords].time == kOrigin + kChunkRecords + 1);
+    CHECK(records.back().time == kOrigin + 3 * kChunkRecords + 1);
+}
+
+TEST_CASE("trace: recording restarts after stop with a new spill writer", "[trace]") {
+    for (int round = 0; round < 2; ++round) {
+        const Recording recording(buffer_of(4, trace::Mode::Flush));
+        record_times(2, 9);
+        trace::stop();
+        const auto records = records_of(2);
+        REQUIRE(records.size() == 9);
+        CHECK(records.back().time == kOrigin + 9);
+    }
 }
 
 TEST_CASE("trace: memory mode keeps the first records and counts the rest", "[trace]") {

@@ -5,7 +5,9 @@ Checked against what the programs did: event counts per kind and region,
 the stream's consistency (every Enter left, in order, per task; every task
 created is completed), flush mode with a two-event buffer giving the same
 events as one big buffer, memory mode keeping the first events and saying
-so in the report, and the critical paths of hand-checked programs.
+so in the report, the spill writer thread drained at exit() mid-run and
+absent from a fork()ed child, and the critical paths of hand-checked
+programs.
 
 Usage: test_trace_e2e.py <directory of the test programs> <ompp-trace> [unittest args]
 """
@@ -191,6 +193,29 @@ class Interrupted(unittest.TestCase):
         result = stats(archives[0])
         self.assertEqual(result["kinds"]["Enter"], result["kinds"]["Leave"])
         self.assertEqual(result["enters"]["slow"], 1)
+
+
+class SpillWriterAtTheEnds(unittest.TestCase):
+    """The smallest OMPP_TRACE_BUFFER, three one-record chunks: every event hands one to the spill writer."""
+    PAIRS = 3000
+    TINY = {"OMPP_TRACE_BUFFER": "48"}
+
+    def test_exit_mid_run_keeps_every_event_before_it(self):
+        archive, _ = run_traced("spill_ends", (self.PAIRS, "exit"), self.TINY)
+        result = stats(archive, consistent=False)  # thread 1 is stopped mid-pair
+        self.assertEqual(result["enters"]["counted"], self.PAIRS)
+        self.assertGreater(result["enters"]["busy"], 0)
+
+    def test_a_forked_child_exits_without_the_parents_spill_writer(self):
+        outdir = tempfile.mkdtemp(prefix="ompp-trace-fork-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+        env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1", "OMPP_TRACE": "1", **self.TINY})
+        proc = subprocess.run([os.path.join(PROGRAMS, "spill_ends"), str(self.PAIRS), "fork"], env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        archives = glob.glob(os.path.join(outdir, "*.ompp.otf2"))
+        self.assertEqual(len(archives), 1, os.listdir(outdir))  # the child traces nothing
+        self.assertEqual(stats(archives[0])["enters"]["counted"], self.PAIRS)
 
 
 class TraceOff(unittest.TestCase):
