@@ -235,12 +235,14 @@ void begin_measuring(core::Clock clock, config::Config config) {
 // OMPP_TRACE: what the trace holds, for the report (its warnings) and stderr.
 void note_trace_totals(const trace::Totals& totals, model::Profile& profile) {
     if (totals.dropped > 0) {
+        // Flush mode loses events only to a failed spill or to threads still
+        // recording after the trace was closed at program end.
+        const char* why = totals.spill_failed ? "a trace spill file could not be written"
+                          : g_config->text("OMPP_TRACE_MODE") == "memory"
+                              ? "OMPP_TRACE_MODE=memory kept the first OMPP_TRACE_BUFFER bytes per thread"
+                              : "recorded after the trace was closed at program end";
         profile.warnings.push_back({fmt::format("OMPP_TRACE: {} event(s) not in the trace ({}); {} recorded",
-                                                totals.dropped,
-                                                totals.spill_failed ? "a trace spill file could not be written"
-                                                                    : "OMPP_TRACE_MODE=memory kept the first "
-                                                                      "OMPP_TRACE_BUFFER bytes per thread",
-                                                totals.records),
+                                                totals.dropped, why, totals.records),
                                     std::nullopt, totals.dropped});
     }
     if (totals.untraced_threads > 0) {
