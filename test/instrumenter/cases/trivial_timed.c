@@ -1,6 +1,6 @@
 /* --time-trivial: atomic and flush keep their timed enter/exit pair (the
  * default counts them with one call, sync.c); --opari2 does the same, as
- * OPARI2 2.0.7 does (trivial_timed_opari2.c). */
+ * OPARI2 2.0.7 does (opari2_mode.c). */
 #include <stdio.h>
 int main(void) {
   int x = 0;
