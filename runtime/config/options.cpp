@@ -67,11 +67,12 @@ constexpr std::array kOptions{
                "Also record every event (time, thread, region, task) and write it as an OTF2 archive, "
                "<report stem>.otf2/traces.otf2, beside the profile.  See docs/tracing.md."},
     OptionSpec{"OMPP_TRACE_BUFFER", T::Integer, "4194304",
-               "Bytes of trace buffer per thread (16 bytes per event).  A full buffer is written to a "
-               "temporary file (OMPP_TRACE_MODE=flush) or later events are dropped (memory).",
+               "Bytes of trace buffer per thread (16 bytes per event).  Flush mode splits it into four "
+               "chunks written to a temporary file as they fill; memory mode drops later events.",
                {}, 48, 1e12},
     OptionSpec{"OMPP_TRACE_MODE", T::Choice, "flush",
-               "flush: a full trace buffer goes to a temporary file, no event is lost; memory: keep the "
+               "flush: a background thread writes each full quarter of the trace buffer to a temporary "
+               "file, no event is lost; memory: keep the "
                "first OMPP_TRACE_BUFFER bytes of events per thread and count the rest as dropped (the "
                "report warns).",
                "flush|memory"},
