@@ -238,7 +238,7 @@ void note_trace_totals(const trace::Totals& totals, model::Profile& profile) {
         // Flush mode loses events only to a failed spill or to threads still
         // recording after the trace was closed at program end.
         const char* why = totals.spill_failed ? "a trace spill file could not be written"
-                          : g_config->text("OMPP_TRACE_MODE") == "memory"
+                          : totals.mode == trace::Mode::Memory
                               ? "OMPP_TRACE_MODE=memory kept the first OMPP_TRACE_BUFFER bytes per thread"
                               : "recorded after the trace was closed at program end";
         profile.warnings.push_back({fmt::format("OMPP_TRACE: {} event(s) not in the trace ({}); {} recorded",

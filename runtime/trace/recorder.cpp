@@ -279,6 +279,7 @@ bool stop() {
 Totals totals() {
     std::lock_guard lock(g_mutex);
     Totals result;
+    result.mode = g_settings.mode;
     for (const auto& slot : g_buffers) {
         const ThreadBuffer* buffer = slot.load(std::memory_order_relaxed);
         if (buffer == nullptr) continue;

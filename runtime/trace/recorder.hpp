@@ -161,6 +161,7 @@ struct Totals {
     std::uint32_t threads = 0;
     std::uint32_t untraced_threads = 0;  // ids past kMaxTracedThreads
     bool spill_failed = false;           // a spill file could not be written: records lost
+    Mode mode = Mode::Flush;             // the recording's: why events were dropped
 };
 Totals totals();
 
