@@ -109,11 +109,14 @@ inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionReco
     const auto is_wanted = [&](const Node* node) {
         return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
     };
-    Node* last = parent->last_entered_child;
-    if (is_wanted(last)) [[likely]] return last;
-    if (Node* earlier = parent->earlier_entered_child; is_wanted(earlier)) return earlier;
-    parent->earlier_entered_child = last;
-    return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
+#pragma GCC unroll 4
+    for (Node* recent : parent->recent_children)
+        if (is_wanted(recent)) [[likely]] return recent;
+    // A search; the node found takes the place of the oldest one.
+    Node* found = find_or_add_child(parent, kind, region, fork_origin);
+    parent->recent_children[parent->next_replaced_child] = found;
+    parent->next_replaced_child = (parent->next_replaced_child + 1) % parent->recent_children.size();
+    return found;
 }
 
 __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
