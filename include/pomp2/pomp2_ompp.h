@@ -54,8 +54,8 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
  * counted without a clock and whose end event has nothing to do (any such
  * task but the outermost final one; a taskwait with nothing to wait for):
  * ompp-instrument then leaves out POMP2_Task_create_end / POMP2_Taskwait_end,
- * so that a call below a BOTS-style `if` or `final` cut-off makes two calls
- * into libompp, not four.  Calling the end anyway is harmless. */
+ * so that a task or taskwait below a BOTS-style `if` or `final` cut-off
+ * makes one call into libompp, not two.  Calling the end anyway is harmless. */
 #define POMP2_UNTIMED_DONE(pomp2_old_task)                                                              \
     ((pomp2_old_task) >= 0 &&                                                                          \
      ((pomp2_old_task) & (((POMP2_Task_handle)1 << 62) | ((POMP2_Task_handle)1 << 60))) == POMP2_UNTIMED_TASK)
