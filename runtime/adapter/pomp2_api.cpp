@@ -350,19 +350,20 @@ void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Tick
     traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
-[[gnu::noinline]] void parallel_begin_in_general(POMP2_Region_handle* handle) {
-    Measurement* m = gate();
-    if (m == nullptr) [[unlikely]] return;
-    const auto now = m->now();
+[[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now) {
     const TeamPlace place = team_place();
-    begin_team_at(*m, handle, now, place, place.forker(place.team_key()));
+    begin_team_at(m, handle, now, place, place.forker(place.team_key()));
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
     if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
-        if (c.thread->parallel_begin_as_master(*c.region, c.measurement->now())) return;
+        const auto now = c.measurement->now();
+        if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
+        return;
     }
-    parallel_begin_in_general(handle);
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    begin_team_in_general(*m, handle, m->now());
 }
 
 // With deadlock detection, the thread's place and team size are asked of the
@@ -376,6 +377,43 @@ void parallel_begin_watched(POMP2_Region_handle* handle) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     begin_team_at(*m, handle, m->now(), place, place.forker(team_key));
+}
+
+// A combined construct's fused calls (pomp2_ompp.h): the common case (the
+// thread and the worksharing construct's region known, no trace, no
+// deadlock detection) at one clock read; anything else as the two events.
+const RegionRecord* measured_construct(POMP2_Region_handle* handle) {
+    const RegionRecord* construct = handle != nullptr ? RegionRegistry::known(*handle) : nullptr;
+    return construct != nullptr && measured(construct->info.kind) ? construct : nullptr;
+}
+
+void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    if (!watching()) [[likely]] {
+        const CommonCase c = common_case(parallel);
+        const RegionRecord* construct = measured_construct(handle);
+        if (c.thread != nullptr && construct != nullptr) [[likely]] {
+            const auto now = c.measurement->now();
+            if (!c.thread->parallel_begin_as_master(*c.region, now))
+                begin_team_in_general(*c.measurement, parallel, now);
+            return c.thread->enter(*construct, now);
+        }
+    }
+    POMP2_Parallel_begin(parallel);
+    enter(handle, ctc, fallback);
+}
+
+void exit_ending_team(POMP2_Region_handle* handle, POMP2_Region_handle* parallel, K fallback) {
+    if (!watching()) [[likely]] {
+        const CommonCase c = common_case(parallel);
+        const RegionRecord* construct = measured_construct(handle);
+        if (c.thread != nullptr && construct != nullptr) [[likely]] {
+            const auto now = c.measurement->now();
+            c.thread->exit(*construct, now);
+            return c.thread->parallel_end(*c.region, now);
+        }
+    }
+    exit(handle, fallback);
+    POMP2_Parallel_end(parallel);
 }
 
 }  // namespace
@@ -475,6 +513,21 @@ OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
     traced(thread, E::Join, region, now);
     thread.join(region, now, old_task);
+}
+
+OMPP_API void POMP2_Parallel_begin_for_enter(POMP2_Region_handle* parallel, POMP2_Region_handle* h,
+                                            const char ctc[]) {
+    begin_team_entering(parallel, h, ctc, K::Loop);
+}
+OMPP_API void POMP2_For_exit_parallel_end(POMP2_Region_handle* h, POMP2_Region_handle* parallel) {
+    exit_ending_team(h, parallel, K::Loop);
+}
+OMPP_API void POMP2_Parallel_begin_sections_enter(POMP2_Region_handle* parallel, POMP2_Region_handle* h,
+                                                 const char ctc[]) {
+    begin_team_entering(parallel, h, ctc, K::Sections);
+}
+OMPP_API void POMP2_Sections_exit_parallel_end(POMP2_Region_handle* h, POMP2_Region_handle* parallel) {
+    exit_ending_team(h, parallel, K::Sections);
 }
 
 // Synchronisation.
