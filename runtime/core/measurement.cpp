@@ -89,22 +89,6 @@ ForkSlot& ForkTable::claim(std::uint64_t key) {
     return overflow_;
 }
 
-void ForkTable::publish(ForkSlot& slot, const ForkRecord& record) {
-    slot.time.store(record.time, std::memory_order_relaxed);
-    slot.thread.store(record.thread, std::memory_order_relaxed);
-    slot.team.store(record.team, std::memory_order_relaxed);
-    slot.node.store(record.node, std::memory_order_release);
-}
-
-ForkRecord ForkTable::read(const ForkSlot& slot) {
-    ForkRecord record;
-    record.node = slot.node.load(std::memory_order_acquire);
-    record.time = slot.time.load(std::memory_order_relaxed);
-    record.thread = slot.thread.load(std::memory_order_relaxed);
-    record.team = slot.team.load(std::memory_order_relaxed);
-    return record;
-}
-
 Measurement::Measurement(Clock clock, std::uint32_t max_depth)
     : clock_(clock),
       start_(clock_.now()),

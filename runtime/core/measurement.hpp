@@ -64,8 +64,20 @@ public:
     ForkSlot& claim(std::uint64_t key);
     // The slot of `key`, or null while nothing was published under it.
     const ForkSlot* slot_of(std::uint64_t key) const;
-    static void publish(ForkSlot& slot, const ForkRecord& record);
-    static ForkRecord read(const ForkSlot& slot);
+    static void publish(ForkSlot& slot, const ForkRecord& record) {
+        slot.time.store(record.time, std::memory_order_relaxed);
+        slot.thread.store(record.thread, std::memory_order_relaxed);
+        slot.team.store(record.team, std::memory_order_relaxed);
+        slot.node.store(record.node, std::memory_order_release);
+    }
+    static ForkRecord read(const ForkSlot& slot) {
+        ForkRecord record;
+        record.node = slot.node.load(std::memory_order_acquire);
+        record.time = slot.time.load(std::memory_order_relaxed);
+        record.thread = slot.thread.load(std::memory_order_relaxed);
+        record.team = slot.team.load(std::memory_order_relaxed);
+        return record;
+    }
 
 private:
     static constexpr std::size_t kSlots = 1024;
