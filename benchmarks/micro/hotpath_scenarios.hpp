@@ -91,7 +91,7 @@ inline void undeferred_task_in_task(POMP2_Region_handle& task) {
     POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);  // as ompp-instrument's output
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
-    POMP2_Task_create_end(&task, creator);
+    if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&task, creator);
 }
 
 // One call of fib below a BOTS `if` cut-off: an undeferred task whose body
@@ -102,9 +102,9 @@ inline void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle
     POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);
     POMP2_Taskwait_begin(&taskwait, &current, kTaskwait.c_str());
-    POMP2_Taskwait_end(&taskwait, current);
+    if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&taskwait, current);
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
-    POMP2_Task_create_end(&task, creator);
+    if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&task, creator);
 }
 
 // One node of fib without cut-off: a task that creates two child tasks of

@@ -50,6 +50,15 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
  * it inline, saving two calls per task).  Otherwise as
  * POMP2_Task_create_begin. */
 #define POMP2_UNTIMED_TASK ((POMP2_Task_handle)1 << 62)
+/* True for the old-task value of a task creation or a taskwait that libompp
+ * counted without a clock and whose end event has nothing to do (any such
+ * task but the outermost final one; a taskwait with nothing to wait for):
+ * ompp-instrument then leaves out POMP2_Task_create_end / POMP2_Taskwait_end,
+ * so that a task or taskwait below a BOTS-style `if` or `final` cut-off
+ * makes one call into libompp, not two.  Calling the end anyway is harmless. */
+#define POMP2_UNTIMED_DONE(pomp2_old_task)                                                              \
+    ((pomp2_old_task) >= 0 &&                                                                          \
+     ((pomp2_old_task) & (((POMP2_Task_handle)1 << 62) | ((POMP2_Task_handle)1 << 60))) == POMP2_UNTIMED_TASK)
 void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);

@@ -326,7 +326,12 @@ void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
   unsigned N = Ctx.region(I, S->Type);
   Ctx.before(D, std::string("{ POMP2_Task_handle pomp2_old_task;\nPOMP2_") + S->Begin + "(" + H(N) +
                     ", &pomp2_old_task, " + C(N) + ");");
-  Ctx.after(D, std::string("POMP2_") + S->End + "(" + H(N) + ", pomp2_old_task); }");
+  // libompp counts a taskwait with nothing to wait for at its begin; its
+  // end would have nothing to do (POMP2_UNTIMED_DONE).
+  std::string Needed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible
+                           ? "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) "
+                           : "";
+  Ctx.after(D, Needed + "POMP2_" + S->End + "(" + H(N) + ", pomp2_old_task); }");
 }
 
 void planTaskgroup(size_t I, const Directive &D, Context &Ctx) {
@@ -400,7 +405,11 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
   else
     Open += Prefix + "_create_begin(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");";
   Ctx.before(D, Open);
-  Ctx.after(D, Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
+  // A task counted at its creation has an end with nothing to do, unless it
+  // is the outermost final one (POMP2_UNTIMED_DONE).  An untied one keeps
+  // the call: it may have moved to another thread, where the end resumes it.
+  std::string Needed = PassClauses && !KeepUntied ? "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) " : "";
+  Ctx.after(D, Needed + Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
   if (BodyEvents) {
     // A task counted at its creation (POMP2_UNTIMED_TASK) has no events of
     // its own: tested here, not in a call.

@@ -61,8 +61,9 @@ void exit(POMP2_Region_handle* handle, K fallback) {
               [](ThreadState& t, const RegionRecord& r, auto now) { t.exit(r, now); });
 }
 // A construct counted without timing (atomic, flush: timing=count).  A trace
-// still gets its enter and leave, at one clock read.
-void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+// still gets its enter and leave, at one clock read.  The common case is
+// count(), below.
+[[gnu::noinline]] void count_in_general(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const RegionRecord& region = region_of(handle, ctc, fallback);
@@ -121,6 +122,12 @@ struct CommonCase {
     const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
     if (region == nullptr) [[unlikely]] return {};
     return {m, m->known_thread(), region};
+}
+
+void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]]
+        return c.thread->count(*c.region);
+    count_in_general(handle, ctc, fallback);
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -197,6 +204,15 @@ struct CommonCase {
 
 // The instrumented code tests the new-task handle against the public value.
 static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
+// ... and the old-task value against POMP2_UNTIMED_DONE, for every flag.
+static_assert([] {
+    using namespace ompp::core;
+    for (const TaskHandle flags : {TaskHandle{0}, kUntimedBit, kUntimedFinalBit, kUntimedBit | kUntimedFinalBit,
+                                   kUntimedBit | kFinalTaskBit})
+        for (const TaskHandle task : {TaskHandle{0}, TaskHandle{5} << 40 | 7, TaskHandle{-3}})
+            if (is_untimed_done(task | flags) != POMP2_UNTIMED_DONE(task | flags)) return false;
+    return true;
+}());
 
 // `clauses`: whether the instrumented code passes the task's if and final
 // clauses (POMP2_Task_create_begin_final), so that a task they make run at
@@ -210,14 +226,8 @@ struct TaskClauses {
 [[gnu::always_inline]] inline void create_measured_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                         POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
                                                         TaskClauses clauses) {
-    if (clauses.passed) {
-        if (const TaskHandle marker = thread.begin_untimed_task(region, clauses.if_clause, clauses.final_clause)) {
-            if (old_task != nullptr) *old_task = marker;
-            if (new_task != nullptr) *new_task = ompp::core::kUntimedTask;
-            return;
-        }
-    }
-    const TaskHandle task = thread.new_task_handle(clauses.passed && clauses.final_clause);
+    if (clauses.passed) return thread.create_task(region, clauses.if_clause, clauses.final_clause, new_task, old_task);
+    const TaskHandle task = thread.new_task_handle();
     if (new_task != nullptr) *new_task = task;
     const auto now = m.now();
     traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
@@ -646,7 +656,8 @@ OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
 // A taskwait with nothing to wait for (ThreadState::begin_taskwait)
 // is counted without a clock.
-OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+[[gnu::noinline]] void begin_taskwait_in_general(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
+                                                const char ctc[]) {
     Measurement* m = gate();
     const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
     // Tracing: every taskwait is measured, and traced, as a scheduling point.
@@ -655,6 +666,13 @@ OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* ol
         return;
     }
     *old_task = m->this_thread().begin_taskwait(*region);
+}
+OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    if (const CommonCase c = common_case(h); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
+        *old_task = c.thread->begin_taskwait(*c.region);
+        return;
+    }
+    begin_taskwait_in_general(h, old_task, ctc);
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     if (ompp::core::is_untimed(old_task)) {
@@ -679,6 +697,9 @@ OMPP_API void POMP2_Taskyield_end(POMP2_Region_handle* h, POMP2_Task_handle old_
 }
 OMPP_API void POMP2_Taskloop_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     enter_scheduling_point(h, old_task, ctc, K::Taskloop);
+    // Its tasks have no creation events; a taskwait after a `nogroup` one
+    // may wait for them.
+    if (Measurement* m = gate()) m->this_thread().note_unreported_tasks();
 }
 OMPP_API void POMP2_Taskloop_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     exit_scheduling_point(h, old_task, K::Taskloop);

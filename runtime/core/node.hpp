@@ -138,11 +138,13 @@ struct Node {
 
     // Owner only.
     Node* last_child = nullptr;
-    // Hit caches of the two most recent lookups: a construct entered in
-    // turn with another one (task creation and the task's stub at a
-    // barrier, two task creations and a taskwait) hits without a search.
-    Node* last_entered_child = nullptr;
-    Node* earlier_entered_child = nullptr;
+    // Hit cache of recent lookups (ThreadState::child_of), checked in turn
+    // and replaced in turn: up to four constructs entered in turn (two task
+    // creations and a taskwait in each task of a recursion, a creation and
+    // the task's stub at a barrier) hit without a search.  Two entries do
+    // not hold a cycle of three.
+    std::array<Node*, 4> recent_children{};
+    std::uint8_t next_replaced_child = 0;
     PredecessorEntry* last_predecessor = nullptr;
     PredecessorEntry* earlier_predecessor = nullptr;
     std::uint32_t active_instances = 0;

@@ -81,6 +81,7 @@ ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique
       counters_(std::move(counters)) {
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
     implicit_main_.root = root_;
+    implicit_main_.task_mark = make_task_handle(task_counter_);
     implicit_main_.frames.reserve(64);
     implicit_ = &implicit_main_;
     current_ = &implicit_main_;
@@ -108,11 +109,14 @@ inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionReco
     const auto is_wanted = [&](const Node* node) {
         return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
     };
-    Node* last = parent->last_entered_child;
-    if (is_wanted(last)) [[likely]] return last;
-    if (Node* earlier = parent->earlier_entered_child; is_wanted(earlier)) return earlier;
-    parent->earlier_entered_child = last;
-    return parent->last_entered_child = find_or_add_child(parent, kind, region, fork_origin);
+#pragma GCC unroll 4
+    for (Node* recent : parent->recent_children)
+        if (is_wanted(recent)) [[likely]] return recent;
+    // A search; the node found takes the place of the oldest one.
+    Node* found = find_or_add_child(parent, kind, region, fork_origin);
+    parent->recent_children[parent->next_replaced_child] = found;
+    parent->next_replaced_child = (parent->next_replaced_child + 1) % parent->recent_children.size();
+    return found;
 }
 
 __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
@@ -750,8 +754,11 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     Frame& creation = current_->frames.back();
     creation.node->metrics.body_count.add(1);
     creation.included_final = (task & kFinalTaskBit) != 0;
-    note_included_begin(*current_, creation.included_final);
-    if (current_->included_open++ == 0) current_->included_fold = creation.node;
+    if (creation.included_final) ++current_->final_open;
+    if (current_->included_open++ == 0) {
+        current_->included_fold = creation.node;
+        current_->tasks_created_at_include = task_counter_;
+    }
     return true;
 }
 
@@ -762,12 +769,8 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     return true;
 }
 
-void ThreadState::note_included_begin(TaskContext& context, bool final_task) {
-    if (context.included_open == 0 && context.untimed_open == 0) context.tasks_created_at_include = task_counter_;
-    if (final_task) ++context.final_open;
-}
-
-Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, const RegionRecord& region) {
+[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
+                                                                    const RegionRecord& region) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
@@ -779,14 +782,30 @@ Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, cons
     return node;
 }
 
-TaskHandle ThreadState::begin_untimed_task(const RegionRecord& region, bool if_clause, bool final_clause) {
+void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
+                              TaskHandle* old_task) {
     const EventScope event(*this);
+    if (event.refused()) [[unlikely]] {
+        if (new_task != nullptr) *new_task = new_task_handle(final_clause);
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
     TaskContext& context = *current_;
-    if (event.refused() || (if_clause && !in_final_task(context))) return 0;
+    if (if_clause && !in_final_task(context)) {
+        if (new_task != nullptr) *new_task = new_task_handle(final_clause);
+        if (old_task != nullptr) *old_task = context.handle;
+        push(context, NodeKind::Region, region, measurement_.now());
+        return;
+    }
     count_untimed_visit(context, NodeKind::Region, region)->metrics.body_count.add(1);
-    note_included_begin(context, final_clause);
-    ++context.untimed_open;
-    return context.handle | kUntimedBit | (final_clause ? kUntimedFinalBit : 0);
+    context.ran_untimed = true;
+    if (new_task != nullptr) *new_task = kUntimedTask;
+    TaskHandle marker = context.handle | kUntimedBit;
+    if (final_clause && !in_final_task(context)) {
+        ++context.final_open;
+        marker |= kUntimedFinalBit;
+    }
+    if (old_task != nullptr) *old_task = marker;
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
@@ -800,19 +819,19 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
     resume_untimed(marker);
-    TaskContext& context = *current_;
-    const bool final_task = (marker & kUntimedFinalBit) != 0;
-    assert(context.untimed_open > 0 && (!final_task || context.final_open > 0));
-    --context.untimed_open;
-    if (final_task) --context.final_open;
+    if ((marker & kUntimedFinalBit) != 0) {
+        assert(current_->final_open > 0);
+        --current_->final_open;
+    }
 }
 
 TaskHandle ThreadState::begin_taskwait(const RegionRecord& region) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return 0;
     TaskContext& context = *current_;
-    const bool nothing_to_wait_for = in_final_task(context) || ((context.included_open > 0 || context.untimed_open > 0) &&
-                                                                context.tasks_created_at_include == task_counter_);
+    const bool nothing_to_wait_for =
+        in_final_task(context) || (context.ran_untimed && context.task_mark == make_task_handle(task_counter_)) ||
+        (context.included_open > 0 && context.tasks_created_at_include == task_counter_);
     if (!nothing_to_wait_for) {
         push(context, NodeKind::Region, region, measurement_.now());
         return context.handle;
@@ -864,7 +883,8 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     instance->suspended_total = 0;
     instance->included_open = 0;
     instance->included_fold = nullptr;
-    instance->untimed_open = 0;
+    instance->ran_untimed = false;
+    instance->task_mark = make_task_handle(task_counter_);
     instance->final_open = 0;
     instance->counters_suspended_total = {};
     instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);

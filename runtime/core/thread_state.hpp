@@ -46,7 +46,7 @@ using TaskHandle = std::int64_t;
 // A final task: every task created inside it is included (OpenMP).
 inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
 // In an instrumented old-task variable, beside the current task's handle:
-// the construct was counted without a clock (ThreadState::begin_untimed_task,
+// the construct was counted without a clock (ThreadState::create_task,
 // begin_taskwait), so its end event has nothing to measure; and the
 // untimed task was final.  As a new-task handle (POMP2_UNTIMED_TASK): the
 // task of such a creation, whose body makes no events.
@@ -55,6 +55,12 @@ inline constexpr TaskHandle kUntimedFinalBit = TaskHandle{1} << 60;
 inline constexpr TaskHandle kUntimedTask = kUntimedBit;
 inline constexpr std::uint32_t kMaxTaskHandleThreads = 1u << 19;
 inline constexpr bool is_untimed(TaskHandle marker) { return marker >= 0 && (marker & kUntimedBit) != 0; }
+// An untimed marker whose end event has nothing to do (not the outermost
+// final task): the instrumented code tests this (POMP2_UNTIMED_DONE) and
+// leaves the end call out.
+inline constexpr bool is_untimed_done(TaskHandle marker) {
+    return marker >= 0 && (marker & (kUntimedBit | kUntimedFinalBit)) == kUntimedBit;
+}
 
 struct TaskContext;
 
@@ -111,15 +117,22 @@ struct TaskContext {
     // small (one node per construct) and its time counted once.
     std::uint32_t included_open = 0;
     Node* included_fold = nullptr;
-    // Tasks counted without a clock (ThreadState::begin_untimed_task) open
-    // here.  They run as calls do: their regions are the creator's children.
-    std::uint32_t untimed_open = 0;
-    // Open included or untimed tasks that are final: every task created
-    // inside one is included too.
+    // A task counted without a clock (ThreadState::create_task) ran
+    // here.  Such tasks run as calls do (their regions are the creator's
+    // children) and end without a call unless final, so this is not a count
+    // of open ones: from then on, while the thread has created no task since
+    // this context began (task_mark unchanged), a taskwait here has nothing
+    // to wait for.
+    bool ran_untimed = false;
+    // make_task_handle(task_counter_) when this context began on its thread.
+    TaskHandle task_mark = 0;
+    // Open included or untimed tasks that are final (only the outermost
+    // untimed one: inside it every task is included anyway): every task
+    // created inside one is included too.
     std::uint32_t final_open = 0;
-    // The thread's task count when the outermost included or untimed task
-    // began: while it is unchanged, no task created since may have been
-    // deferred, so a taskwait there has nothing to wait for.
+    // The thread's task count when the outermost included task began: while
+    // it is unchanged, no task created since may have been deferred, so a
+    // taskwait there has nothing to wait for.
     std::uint64_t tasks_created_at_include = 0;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
@@ -233,26 +246,35 @@ public:
     // task_begin/task_end at the clock's time.
     void construct_task_begin(const RegionRecord& region, TaskHandle task);
     void construct_task_end(const RegionRecord& region);
-    // A task construct whose if and final clauses the instrumented code
-    // passes (POMP2_Task_create_begin_final).  When the task will run at once
-    // inside its creation, as part of its creator (undeferred: `if` false;
-    // included: created inside a final task), it costs about a call in the
-    // plain program, and so here: it is counted on its creation node (a
-    // visit with no time, and an included instance in body_count), its time
-    // stays its creator's, and no clock is read.  Returns the marker for the
-    // old-task variable that end_untimed_task takes, or 0: the creation is
-    // to be measured as usual (enter, new_task_handle).
-    TaskHandle begin_untimed_task(const RegionRecord& region, bool if_clause, bool final_clause);
+    // The creation of a task construct whose if and final clauses the
+    // instrumented code passes (POMP2_Task_create_begin_final), as one event.
+    // When the task will run at once inside its creation, as part of its
+    // creator (undeferred: `if` false; included: created inside a final
+    // task), it costs about a call in the plain program, and so here: it is
+    // counted on its creation node (a visit with no time, and an included
+    // instance in body_count), its time stays its creator's, no clock is
+    // read, *new_task is kUntimedTask and *old_task an untimed marker.  Only
+    // a marker with kUntimedFinalBit (the outermost final one) needs
+    // end_untimed_task; the instrumented code leaves the call out for the
+    // others (is_untimed_done).  Any other creation is entered at the
+    // clock's time as a scheduling point, with a new task handle.
+    void create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
+                     TaskHandle* old_task);
     void end_untimed_task(TaskHandle marker);
-    // A taskwait inside included tasks that created no task that could have
-    // been deferred, or inside a final task, has nothing to wait for: it is
-    // counted without a clock and its marker returned (is_untimed).
-    // Otherwise it is entered at the clock's time as a scheduling point
-    // (enter_scheduling_point) and the current task returned; its end is
-    // exit_scheduling_point.
+    // A taskwait that has nothing to wait for is counted without a clock and
+    // its marker returned (is_untimed_done): inside a final task; inside
+    // included tasks that created no task that could have been deferred;
+    // in a task context where untimed tasks ran and the thread has created
+    // no task since the context began.  Otherwise it is entered at the
+    // clock's time as a scheduling point (enter_scheduling_point) and the
+    // current task returned; its end is exit_scheduling_point.
     TaskHandle begin_taskwait(const RegionRecord& region);
-    // The end of one counted without a clock: the task of its marker goes on.
+    // The end of one counted without a clock: the task of its marker goes
+    // on.  (The instrumented code leaves it out; the call stays valid.)
     void end_taskwait_untimed(TaskHandle marker);
+    // Tasks were created that no creation event reports (a taskloop's): a
+    // taskwait after them may have something to wait for.
+    void note_unreported_tasks() { ++task_counter_; }
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -297,9 +319,6 @@ private:
     // is false if the innermost such task is not one of `region`.
     bool begin_included_task(const RegionRecord& region, TaskHandle task);
     bool end_included_task(const RegionRecord& region);
-    // The included-task bookkeeping shared by both kinds: the first one
-    // open marks the task count; final ones are counted.
-    void note_included_begin(TaskContext& context, bool final_task);
     // Tasks created now are included (OpenMP): inside a final task.
     static bool in_final_task(const TaskContext& context) {
         return context.final_open > 0 || (context.handle & kFinalTaskBit) != 0;

@@ -291,6 +291,57 @@ TEST_CASE("POMP2: tasks the if and final clauses make run at once are counted wi
     CHECK(p.warnings.empty());
 }
 
+// The instrumented code leaves out the end of an untimed creation or taskwait
+// when POMP2_UNTIMED_DONE says it has nothing to do: all but the outermost
+// final task, whose end lets tasks created after it be deferred again.
+TEST_CASE("POMP2: only the outermost untimed final task needs its creation's end", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle task = nullptr, taskwait = nullptr;
+    const std::string task_ctc = "*regionType=task*sscl=f.c:5:5*escl=f.c:5:5**";
+    const std::string taskwait_ctc = "*regionType=taskwait*sscl=f.c:7:7*escl=f.c:7:7**";
+    POMP2_Task_handle old_u, new_u, old_f, new_f, old_i, new_i, old_w, old_d, new_d;
+    clock.at(100);
+    POMP2_Task_create_begin_final(&task, &new_u, &old_u, 0, 0, CTC(task_ctc));  // if(0)
+    CHECK(new_u == POMP2_UNTIMED_TASK);
+    CHECK(POMP2_UNTIMED_DONE(old_u));
+    POMP2_Task_create_begin_final(&task, &new_f, &old_f, 0, 1, nullptr);  // if(0) final(1): the outermost final
+    CHECK(new_f == POMP2_UNTIMED_TASK);
+    CHECK_FALSE(POMP2_UNTIMED_DONE(old_f));
+    POMP2_Task_create_begin_final(&task, &new_i, &old_i, 1, 1, nullptr);  // inside it: included
+    CHECK(new_i == POMP2_UNTIMED_TASK);
+    CHECK(POMP2_UNTIMED_DONE(old_i));
+    POMP2_Taskwait_begin(&taskwait, &old_w, CTC(taskwait_ctc));  // nothing to wait for
+    CHECK(POMP2_UNTIMED_DONE(old_w));
+    POMP2_Task_create_end(&task, old_f);
+    // After the final task: a task with if(1) is deferred, and a taskwait after it measured.
+    clock.at(200);
+    POMP2_Task_create_begin_final(&task, &new_d, &old_d, 1, 0, nullptr);
+    CHECK(new_d != POMP2_UNTIMED_TASK);
+    CHECK_FALSE(POMP2_UNTIMED_DONE(old_d));
+    clock.at(210);
+    POMP2_Task_create_end(&task, old_d);
+    POMP2_Taskwait_begin(&taskwait, &old_w, nullptr);
+    CHECK_FALSE(POMP2_UNTIMED_DONE(old_w));
+    clock.at(250);
+    POMP2_Task_begin(&task, new_d);
+    clock.at(300);
+    POMP2_Task_end(&task);
+    POMP2_Taskwait_end(&taskwait, old_w);
+    clock.at(400);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+
+    CHECK(task_statistics(p, task).instances == 4);
+    CHECK(task_statistics(p, task).included == 3);
+    CHECK(task_statistics(p, task).mean_s == Approx(50e-9));
+    const auto* wait = find_child(p, 0, NodeKind::Region, id_of(taskwait));
+    REQUIRE(wait != nullptr);
+    CHECK(thread_of(*wait, 0)->visits == 2);
+    CHECK(thread_of(*wait, 0)->inclusive_s == Approx(90e-9));  // the measured one, its task included
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
 TEST_CASE("POMP2: atomic and flush counted without timing: visits, no time, in the control flow", "[adapter]") {
     test::ManualClock clock;
     adapter::restart_for_testing(clock.clock(), config::Config::defaults());
