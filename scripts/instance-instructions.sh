@@ -1,5 +1,6 @@
 #!/bin/sh
-# Instructions per whole instrumented lock, critical and parallel instance,
+# Instructions per whole instrumented lock, critical, parallel and parallel
+# for (with a reduction) instance,
 # OpenMP runtime included (callgrind; repeatable on a loaded machine, unlike wall
 # time).  Usage: scripts/instance-instructions.sh [BUILD_DIR]
 # Builds benchmarks/micro/sync_instances.c with gcc-12 and clang-16, plainly
@@ -29,7 +30,7 @@ printf '%-22s %6s %6s %6s %s\n' instance plain off report added
 for compiler in gcc-12 clang-16; do
     "$compiler" -fopenmp -O2 "$source" -o "$tmp/plain-$compiler"
     "$build/bin/ompp-cc" --compiler="$compiler" -fopenmp -O2 "$source" -o "$tmp/ompp-$compiler"
-    for construct in lock critical parallel; do
+    for construct in lock critical parallel parallelfor; do
         plain=$(per_instance "$tmp/plain-$compiler" "$construct")
         off=$(per_instance "$tmp/ompp-$compiler" "$construct" OMPP_DEADLOCK=off)
         on=$(per_instance "$tmp/ompp-$compiler" "$construct" OMPP_DEADLOCK=report)

@@ -128,6 +128,21 @@ void POMP2_MPI_Begin(POMP2_Region_handle* pomp2_handle, const char* function);
 void POMP2_MPI_End(POMP2_Region_handle* pomp2_handle, unsigned long long bytes);
 void POMP2_MPI_Process(int rank, int size);
 
+/* parallel for / parallel loop / parallel sections, split into parallel and
+ * the worksharing construct: nothing of the program runs between the team's
+ * begin and the construct's enter, nor between the construct's exit and the
+ * team's end, so each pair is one call, measured at one clock read.  Each
+ * means its two events, in this order: POMP2_Parallel_begin(parallel_handle)
+ * then POMP2_For_enter(pomp2_handle, ctc_string) (Sections_enter), and
+ * POMP2_For_exit(pomp2_handle) (Sections_exit) then
+ * POMP2_Parallel_end(parallel_handle). */
+void POMP2_Parallel_begin_for_enter(POMP2_Region_handle* parallel_handle, POMP2_Region_handle* pomp2_handle,
+                                    const char ctc_string[]);
+void POMP2_For_exit_parallel_end(POMP2_Region_handle* pomp2_handle, POMP2_Region_handle* parallel_handle);
+void POMP2_Parallel_begin_sections_enter(POMP2_Region_handle* parallel_handle, POMP2_Region_handle* pomp2_handle,
+                                         const char ctc_string[]);
+void POMP2_Sections_exit_parallel_end(POMP2_Region_handle* pomp2_handle, POMP2_Region_handle* parallel_handle);
+
 /* Adds one snapshot, labelled, to the continuous profile (OMPP_SNAPSHOT_INTERVAL
  * takes them periodically). */
 void POMP2_USER_Snapshot(const char* label);

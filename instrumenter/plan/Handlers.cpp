@@ -181,14 +181,20 @@ void planParallel(size_t I, const Directive &D, Context &Ctx) {
 
 struct WorkshareCalls {
   const char *Enter, *Exit;
+  // A combined construct's (ompp's extension, pomp2_ompp.h): the team's
+  // begin with the construct's enter, its exit with the team's end.
+  const char *BeginEnter, *ExitEnd;
 };
 
 WorkshareCalls workshareCalls(Construct K) {
   switch (K) {
   case Construct::Sections:
-  case Construct::ParallelSections: return {"POMP2_Sections_enter", "POMP2_Sections_exit"};
-  case Construct::Single: return {"POMP2_Single_enter", "POMP2_Single_exit"};
-  default: return {"POMP2_For_enter", "POMP2_For_exit"};
+  case Construct::ParallelSections:
+    return {"POMP2_Sections_enter", "POMP2_Sections_exit", "POMP2_Parallel_begin_sections_enter",
+            "POMP2_Sections_exit_parallel_end"};
+  case Construct::Single: return {"POMP2_Single_enter", "POMP2_Single_exit", nullptr, nullptr};
+  default:
+    return {"POMP2_For_enter", "POMP2_For_exit", "POMP2_Parallel_begin_for_enter", "POMP2_For_exit_parallel_end"};
   }
 }
 
@@ -488,9 +494,16 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
                 !Split.Inner.TaskReduction && !Ctx.containsCancellation(I);
   bool ExplicitBarrier = Compat && FullyMeasured;
   WorkshareCalls Calls = workshareCalls(D.Kind);
-  std::string Text = pragmaLine("parallel", Split.Parallel.Text) + "\n{ POMP2_Parallel_begin(" +
-                     H(N) + ");\n";
-  if (FullyMeasured && Worksharing)
+  // Nothing of the program runs between the team's begin and the inner
+  // construct's enter, nor between its exit and the team's end: ompp's
+  // output makes each pair one call, at one clock read.
+  bool Fused = FullyMeasured && Worksharing && !Compat;
+  std::string Text = pragmaLine("parallel", Split.Parallel.Text) + "\n{ ";
+  if (Fused)
+    Text += std::string("{ ") + Calls.BeginEnter + "(" + H(N) + ", " + H(InnerN) + ", " + C(InnerN) + ");\n";
+  else
+    Text += "POMP2_Parallel_begin(" + H(N) + ");\n";
+  if (FullyMeasured && Worksharing && !Fused)
     Text += std::string("{ ") + Calls.Enter + "(" + H(InnerN) + ", " + C(InnerN) + ");\n";
   Text += pragmaLine(getOpenMPDirectiveName(InnerKind), Split.Inner.Text, Nowait ? " nowait" : "");
   // Where Clang must see the construct as written, the split is for the
@@ -509,7 +522,9 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   Ctx.before(D, NotClang + Open);
   Ctx.replacePragma(D, Text + Otherwise);
   std::string Close;
-  if (FullyMeasured && Worksharing)
+  if (Fused)
+    Close = std::string(Calls.ExitEnd) + "(" + H(InnerN) + ", " + H(N) + "); } }";
+  else if (FullyMeasured && Worksharing)
     Close = std::string(Nowait && ExplicitBarrier ? implicitBarrier(InnerN) : "") + Calls.Exit + "(" +
             H(InnerN) + "); }\n";
   else if (FullyMeasured) {
@@ -517,8 +532,9 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
     Ctx.blockEnd(D, "POMP2_Masked_end(" + H(N) + "); }");
     Close = ExplicitBarrier && !Ctx.containsCancellation(I) ? implicitBarrier(N) : "";
   }
-  Ctx.after(D, NotClang + Close + "POMP2_Parallel_end(" + H(N) + "); }\nPOMP2_Parallel_join(" +
-                   H(N) + ", pomp2_old_task); }" + EndNotClang);
+  if (!Fused)
+    Close += "POMP2_Parallel_end(" + H(N) + "); }";
+  Ctx.after(D, NotClang + Close + "\nPOMP2_Parallel_join(" + H(N) + ", pomp2_old_task); }" + EndNotClang);
   if (FullyMeasured && D.Kind == Construct::ParallelSections)
     planImplicitFirstSection(D, N, Ctx);
 }

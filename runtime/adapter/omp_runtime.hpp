@@ -20,11 +20,12 @@ namespace ompp::adapter {
 
 inline int omp_level() { return omp_get_level != nullptr ? omp_get_level() : 0; }
 
-// A parallel region forked now gets a team of one thread: nested
-// parallelism is used up (a recursion that forks at every level).
-inline bool nesting_exhausted() {
-    return omp_get_active_level != nullptr && omp_get_max_active_levels != nullptr &&
-           omp_get_active_level() >= omp_get_max_active_levels();
+// A parallel region forked now, at `level`, gets a team of one thread:
+// nested parallelism is used up (a recursion that forks at every level).
+// At level 0 no level is active, so only the limit is asked.
+inline bool nesting_exhausted(int level) {
+    if (omp_get_active_level == nullptr || omp_get_max_active_levels == nullptr) return false;
+    return (level > 0 ? omp_get_active_level() : 0) >= omp_get_max_active_levels();
 }
 
 // Identity of the thread at `level` of the current nesting (its ancestor

@@ -300,21 +300,20 @@ template <ompp::deadlock::Step S, typename Event>
         [=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); }, event);
 }
 
-// With deadlock detection, the forking thread's place in the nesting (the
-// team's key) is asked of the OpenMP runtime once for the hook and the event.
+// The forking thread's level is asked of the OpenMP runtime once for the
+// team's key, the nesting limit and, with deadlock detection, its hook.
 template <bool Watched>
 void parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads, POMP2_Task_handle* old_task,
                    const char ctc_string[]) {
-    const auto forker_place = [] { return ompp::adapter::thread_identity(ompp::adapter::omp_level()); };
+    const int level = ompp::adapter::omp_level();
     std::uint64_t place = 0;
-    if constexpr (Watched) ompp::deadlock::team_forked(place = forker_place());
+    if constexpr (Watched) ompp::deadlock::team_forked(place = ompp::adapter::thread_identity(level));
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         if (old_task != nullptr) *old_task = 0;
         return;
     }
     ThreadState& thread = m->this_thread();
-    if (old_task != nullptr) *old_task = thread.current_task();
     if (omp_get_num_threads == nullptr && if_clause != 0 && num_threads > 0) {
         m->note_team_size(static_cast<std::uint32_t>(num_threads));
     }
@@ -323,44 +322,108 @@ void parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads, 
     // the construct's num_threads clause, which is not evaluated twice: at
     // OMP_NUM_THREADS=1 a num_threads(2) team still has a worker, so only a
     // false if clause or exhausted nesting make a team of one for sure.
-    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted();
+    const bool alone = if_clause == 0 || ompp::adapter::nesting_exhausted(level);
     const RegionRecord& region = region_of(handle, ctc_string, K::Parallel);
     const auto now = m->now();
     const std::uint32_t team_size = alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0);
     traced(thread, E::Fork, region, now, team_size);
-    thread.fork(region, now, alone ? 0 : Watched ? place : forker_place(), team_size);
+    const std::uint64_t key = alone ? 0 : Watched ? place : ompp::adapter::thread_identity(level);
+    thread.fork(region, now, key, team_size, old_task);
 }
 
-// The thread's team as the event and deadlock detection both need it, asked
-// of the OpenMP runtime once (without a runtime: one team level, no number).
-template <bool Watched>
-void parallel_begin(POMP2_Region_handle* handle) {
+// A worker's place in its team (without a runtime: one team level, no number).
+struct TeamPlace {
     int level = 0;
     int thread_num = -1;
-    int team_size = 0;
-    std::uint64_t team_key = 0;  // the forking thread's place
-    const auto ask_runtime = [&] {
-        level = ompp::adapter::omp_level();
-        thread_num = omp_get_thread_num != nullptr ? omp_get_thread_num() : -1;
-        team_size = omp_get_num_threads != nullptr ? omp_get_num_threads() : 0;
-    };
-    const auto key = [&] { return ompp::adapter::thread_identity(level > 0 ? level - 1 : 0); };
-    if constexpr (Watched) {
-        ask_runtime();
-        team_key = key();
-        ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel), team_key, level,
-                                    thread_num > 0 ? thread_num : 0, team_size > 0 ? team_size : 1});
+    // The identity of the thread that forked the team, under which it
+    // published the fork.
+    std::uint64_t team_key() const { return ompp::adapter::thread_identity(level > 0 ? level - 1 : 0); }
+    // The fork's key for ThreadState::parallel_begin: 0 for the master, which
+    // forked the team itself.
+    std::uint64_t forker(std::uint64_t key) const { return thread_num == 0 ? 0 : key; }
+};
+
+TeamPlace team_place() {
+    return {ompp::adapter::omp_level(), omp_get_thread_num != nullptr ? omp_get_thread_num() : -1};
+}
+
+// A thread that begins a team it forked itself (the master) asks the OpenMP
+// runtime nothing; any other asks for its place.  The team's size is noted
+// by its threads as their number plus one: every thread of a team begins it,
+// so the last one's is the size.
+void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now, const TeamPlace& place,
+                   std::uint64_t forker) {
+    if (place.thread_num > 0) m.note_team_size(static_cast<std::uint32_t>(place.thread_num) + 1);
+    ThreadState& thread = m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
+    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
+    thread.parallel_begin(region, now, {forker, place.level});
+    traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
+}
+
+[[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now) {
+    const TeamPlace place = team_place();
+    begin_team_at(m, handle, now, place, place.forker(place.team_key()));
+}
+
+void parallel_begin(POMP2_Region_handle* handle) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
+        const auto now = c.measurement->now();
+        if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
+        return;
     }
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    const auto now = m->now();
-    if constexpr (!Watched) ask_runtime();
-    if (team_size > 0) m->note_team_size(static_cast<std::uint32_t>(team_size));
-    const std::uint64_t forker = thread_num == 0 ? 0 : Watched ? team_key : key();  // the master forked it itself
-    ThreadState& thread = m->this_worker([level] { return ompp::adapter::team_position(level); });
-    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    thread.parallel_begin(region, now, {forker, level});
-    traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
+    begin_team_in_general(*m, handle, m->now());
+}
+
+// With deadlock detection, the thread's place and team size are asked of the
+// OpenMP runtime once, for the hook and the event.
+void parallel_begin_watched(POMP2_Region_handle* handle) {
+    const TeamPlace place = team_place();
+    const int team_size = omp_get_num_threads != nullptr ? omp_get_num_threads() : 0;
+    const std::uint64_t team_key = place.team_key();
+    ompp::deadlock::team_begin({&region_of(handle, nullptr, K::Parallel), team_key, place.level,
+                                place.thread_num > 0 ? place.thread_num : 0, team_size > 0 ? team_size : 1});
+    Measurement* m = gate();
+    if (m == nullptr) [[unlikely]] return;
+    begin_team_at(*m, handle, m->now(), place, place.forker(team_key));
+}
+
+// A combined construct's fused calls (pomp2_ompp.h): the common case (the
+// thread and the worksharing construct's region known, no trace, no
+// deadlock detection) at one clock read; anything else as the two events.
+const RegionRecord* measured_construct(POMP2_Region_handle* handle) {
+    const RegionRecord* construct = handle != nullptr ? RegionRegistry::known(*handle) : nullptr;
+    return construct != nullptr && measured(construct->info.kind) ? construct : nullptr;
+}
+
+void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* handle, const char* ctc, K fallback) {
+    if (!watching()) [[likely]] {
+        const CommonCase c = common_case(parallel);
+        const RegionRecord* construct = measured_construct(handle);
+        if (c.thread != nullptr && construct != nullptr) [[likely]] {
+            const auto now = c.measurement->now();
+            if (!c.thread->parallel_begin_as_master(*c.region, now))
+                begin_team_in_general(*c.measurement, parallel, now);
+            return c.thread->enter(*construct, now);
+        }
+    }
+    POMP2_Parallel_begin(parallel);
+    enter(handle, ctc, fallback);
+}
+
+void exit_ending_team(POMP2_Region_handle* handle, POMP2_Region_handle* parallel, K fallback) {
+    if (!watching()) [[likely]] {
+        const CommonCase c = common_case(parallel);
+        const RegionRecord* construct = measured_construct(handle);
+        if (c.thread != nullptr && construct != nullptr) [[likely]] {
+            const auto now = c.measurement->now();
+            c.thread->exit(*construct, now);
+            return c.thread->parallel_end(*c.region, now);
+        }
+    }
+    exit(handle, fallback);
+    POMP2_Parallel_end(parallel);
 }
 
 }  // namespace
@@ -437,8 +500,8 @@ OMPP_API void POMP2_Parallel_fork(POMP2_Region_handle* handle, int if_clause, in
 }
 
 OMPP_API void POMP2_Parallel_begin(POMP2_Region_handle* handle) {
-    if (watching()) [[unlikely]] return parallel_begin<true>(handle);
-    parallel_begin<false>(handle);
+    if (watching()) [[unlikely]] return parallel_begin_watched(handle);
+    parallel_begin(handle);
 }
 
 OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
@@ -457,10 +520,24 @@ OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const auto now = m->now();
-    thread.resume(old_task, now);
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
     traced(thread, E::Join, region, now);
-    thread.join(region, now);
+    thread.join(region, now, old_task);
+}
+
+OMPP_API void POMP2_Parallel_begin_for_enter(POMP2_Region_handle* parallel, POMP2_Region_handle* h,
+                                            const char ctc[]) {
+    begin_team_entering(parallel, h, ctc, K::Loop);
+}
+OMPP_API void POMP2_For_exit_parallel_end(POMP2_Region_handle* h, POMP2_Region_handle* parallel) {
+    exit_ending_team(h, parallel, K::Loop);
+}
+OMPP_API void POMP2_Parallel_begin_sections_enter(POMP2_Region_handle* parallel, POMP2_Region_handle* h,
+                                                 const char ctc[]) {
+    begin_team_entering(parallel, h, ctc, K::Sections);
+}
+OMPP_API void POMP2_Sections_exit_parallel_end(POMP2_Region_handle* h, POMP2_Region_handle* parallel) {
+    exit_ending_team(h, parallel, K::Sections);
 }
 
 // Synchronisation.

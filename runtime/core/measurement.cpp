@@ -65,10 +65,11 @@ thread_local ThreadExitHook t_exit_hook;
 
 }  // namespace
 
-const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
+const ForkSlot* ForkTable::slot_of(std::uint64_t key) const {
+    key = key == 0 ? 1 : key;  // 0 marks a free slot
     const std::size_t start = mix(key) % kSlots;
     for (std::size_t probe = 0; probe < kSlots; ++probe) {
-        const Slot& slot = slots_[(start + probe) % kSlots];
+        const ForkSlot& slot = slots_[(start + probe) % kSlots];
         const std::uint64_t found = slot.key.load(std::memory_order_acquire);
         if (found == key) return &slot;
         if (found == 0) return nullptr;
@@ -76,35 +77,16 @@ const ForkTable::Slot* ForkTable::slot_for(std::uint64_t key) const {
     return &overflow_;
 }
 
-void ForkTable::publish(std::uint64_t key, const ForkRecord& record) {
-    key = key == 0 ? 1 : key;  // 0 marks a free slot
-    const std::size_t start = mix(key) % kSlots;
-    Slot* target = &overflow_;
-    for (std::size_t probe = 0; probe < kSlots; ++probe) {
-        Slot& slot = slots_[(start + probe) % kSlots];
-        std::uint64_t found = slot.key.load(std::memory_order_acquire);
-        if (found == 0 && slot.key.compare_exchange_strong(found, key, std::memory_order_acq_rel)) found = key;
-        if (found == key) {
-            target = &slot;
-            break;
-        }
-    }
-    target->time.store(record.time, std::memory_order_relaxed);
-    target->thread.store(record.thread, std::memory_order_relaxed);
-    target->team.store(record.team, std::memory_order_relaxed);
-    target->node.store(record.node, std::memory_order_release);
-}
-
-ForkRecord ForkTable::find(std::uint64_t key) const {
+ForkSlot& ForkTable::claim(std::uint64_t key) {
     key = key == 0 ? 1 : key;
-    const Slot* slot = slot_for(key);
-    if (slot == nullptr) return {};
-    ForkRecord record;
-    record.node = slot->node.load(std::memory_order_acquire);
-    record.time = slot->time.load(std::memory_order_relaxed);
-    record.thread = slot->thread.load(std::memory_order_relaxed);
-    record.team = slot->team.load(std::memory_order_relaxed);
-    return record;
+    const std::size_t start = mix(key) % kSlots;
+    for (std::size_t probe = 0; probe < kSlots; ++probe) {
+        ForkSlot& slot = slots_[(start + probe) % kSlots];
+        std::uint64_t found = slot.key.load(std::memory_order_acquire);
+        if (found == 0 && slot.key.compare_exchange_strong(found, key, std::memory_order_acq_rel)) return slot;
+        if (found == key) return slot;
+    }
+    return overflow_;
 }
 
 Measurement::Measurement(Clock clock, std::uint32_t max_depth)

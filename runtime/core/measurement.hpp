@@ -43,26 +43,46 @@ struct ForkRecord {
     TeamRecord* team = nullptr;
 };
 
+// One forking thread's latest fork, read by its teams' workers.
+struct ForkSlot {
+    std::atomic<std::uint64_t> key{0};
+    std::atomic<const Node*> node{nullptr};
+    std::atomic<Ticks> time{0};
+    std::atomic<std::uint32_t> thread{0};
+    std::atomic<TeamRecord*> team{nullptr};
+};
+
 // Lock-free map from a forking thread's identity to its latest fork.  The
 // OpenMP runtime orders a fork before the team's begin events, so a worker
-// always finds the fork of its own team.
+// always finds the fork of its own team.  A key keeps its slot for good
+// (slots are claimed, never freed): a thread that forks, or joins teams,
+// under the same key as last time keeps the slot (ThreadState) instead of
+// hashing and probing again.
 class ForkTable {
 public:
-    void publish(std::uint64_t key, const ForkRecord& record);
-    ForkRecord find(std::uint64_t key) const;
+    // The slot of `key`, claimed on first use.
+    ForkSlot& claim(std::uint64_t key);
+    // The slot of `key`, or null while nothing was published under it.
+    const ForkSlot* slot_of(std::uint64_t key) const;
+    static void publish(ForkSlot& slot, const ForkRecord& record) {
+        slot.time.store(record.time, std::memory_order_relaxed);
+        slot.thread.store(record.thread, std::memory_order_relaxed);
+        slot.team.store(record.team, std::memory_order_relaxed);
+        slot.node.store(record.node, std::memory_order_release);
+    }
+    static ForkRecord read(const ForkSlot& slot) {
+        ForkRecord record;
+        record.node = slot.node.load(std::memory_order_acquire);
+        record.time = slot.time.load(std::memory_order_relaxed);
+        record.thread = slot.thread.load(std::memory_order_relaxed);
+        record.team = slot.team.load(std::memory_order_relaxed);
+        return record;
+    }
 
 private:
-    struct Slot {
-        std::atomic<std::uint64_t> key{0};
-        std::atomic<const Node*> node{nullptr};
-        std::atomic<Ticks> time{0};
-        std::atomic<std::uint32_t> thread{0};
-        std::atomic<TeamRecord*> team{nullptr};
-    };
     static constexpr std::size_t kSlots = 1024;
-    const Slot* slot_for(std::uint64_t key) const;
-    std::array<Slot, kSlots> slots_;
-    Slot overflow_;  // shared by all keys once the table is full
+    std::array<ForkSlot, kSlots> slots_;
+    ForkSlot overflow_;  // shared by all keys once the table is full
 };
 
 struct ThreadBinding {

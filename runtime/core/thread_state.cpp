@@ -413,9 +413,14 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
                               innermost != nullptr ? fmt::format(" (innermost open: {})", describe(innermost)) : ""));
 }
 
-void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size) {
+void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size,
+                       TaskHandle* old_task) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused()) [[unlikely]] {
+        if (old_task != nullptr) *old_task = 0;
+        return;
+    }
+    if (old_task != nullptr) *old_task = current_->handle;
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
@@ -436,32 +441,42 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
         team.master_barrier = nullptr;
     }
     arrival_slot_ = nullptr;
-    if (team_size != 1) measurement_.forks().publish(key, ForkRecord{node, now, id_, &team});
+    if (team_size == 1) return;
+    if (own_fork_slot_.slot == nullptr || own_fork_slot_.key != key) [[unlikely]]
+        own_fork_slot_ = {key, &measurement_.forks().claim(key)};
+    ForkTable::publish(*own_fork_slot_.slot, ForkRecord{node, now, id_, &team});
+}
+
+[[gnu::always_inline]] inline bool ThreadState::begin_own_team(const RegionRecord& region, Ticks now) {
+    if (current_->frames.empty()) return false;
+    Frame& top = current_->frames.back();
+    if (!top.fork_pending || top.node->region != &region) return false;
+    top.fork_pending = false;
+    top.node->metrics.startup.add(elapsed(top.phase_mark, now));
+    top.phase_mark = now;
+    begin_body_sample(top, now);
+    if (current_ != implicit_) {
+        // Forked inside an explicit task: that task is the implicit task of
+        // the new team for this thread.
+        top.restores_implicit = implicit_;
+        implicit_ = current_;
+    }
+    return true;
+}
+
+bool ThreadState::parallel_begin_as_master(const RegionRecord& region, Ticks now) {
+    const EventScope event(*this);
+    return event.refused() || begin_own_team(region, now);
 }
 
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
     const EventScope event(*this);
-    if (event.refused()) [[unlikely]] return;
+    if (event.refused() || begin_own_team(region, now)) [[unlikely]] return;
     TaskContext& context = *current_;
-    if (!context.frames.empty()) {
-        Frame& top = context.frames.back();
-        if (top.fork_pending && top.node->region == &region) {
-            // The master: it forked this team itself.
-            top.fork_pending = false;
-            top.node->metrics.startup.add(elapsed(top.phase_mark, now));
-            top.phase_mark = now;
-            begin_body_sample(top, now);
-            if (current_ != implicit_) {
-                // Forked inside an explicit task: that task is the implicit
-                // task of the new team for this thread.
-                top.restores_implicit = implicit_;
-                implicit_ = current_;
-            }
-            return;
-        }
-    }
     arrival_slot_ = nullptr;
-    const ForkRecord fork = measurement_.forks().find(position.parent_key);
+    if (team_fork_slot_.slot == nullptr || team_fork_slot_.key != position.parent_key) [[unlikely]]
+        team_fork_slot_ = {position.parent_key, measurement_.forks().slot_of(position.parent_key)};
+    const ForkRecord fork = team_fork_slot_.slot != nullptr ? ForkTable::read(*team_fork_slot_.slot) : ForkRecord{};
     team_level_.store(position.level, std::memory_order_relaxed);
     if (fork.node != nullptr) parent_thread_.store(fork.thread, std::memory_order_relaxed);
     const Ticks start = fork.node != nullptr && fork.time <= now ? fork.time : now;
@@ -609,9 +624,11 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
     }
 }
 
-void ThreadState::join(const RegionRecord& region, Ticks now) {
+void ThreadState::join(const RegionRecord& region, Ticks now, std::optional<TaskHandle> resumed) {
     const EventScope event(*this);
-    if (event.refused() || absorb_dropped_exit()) [[unlikely]] return;
+    if (event.refused()) [[unlikely]] return;
+    if (resumed.has_value()) resume_in_scope(*resumed, now);
+    if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,6 +38,7 @@
 namespace ompp::core {
 
 class Measurement;
+struct ForkSlot;
 using TaskHandle = std::int64_t;
 
 // Task handles are the creating thread's id above bit 40 and a count below
@@ -196,11 +198,20 @@ public:
 
     // Parallel regions.  `key` identifies the forking thread (TeamPosition);
     // `team_size` is the number of threads requested (0: unknown; 1: no
-    // workers, so the fork is not published).
-    void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0);
+    // workers, so the fork is not published).  `old_task`, unless null,
+    // gets current_task() (the instrumented old-task variable), and join
+    // resumes `resumed` (that variable) first, as scheduling points do, so
+    // that each POMP2 event is one call here.
+    void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0,
+              TaskHandle* old_task = nullptr);
     void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
+    // parallel_begin of the team's master, the thread that forked it (its
+    // innermost frame is the fork), which needs no position: false, having
+    // done nothing, on any other thread, which then asks the OpenMP runtime
+    // for its position and calls parallel_begin.
+    bool parallel_begin_as_master(const RegionRecord& region, Ticks now);
     void parallel_end(const RegionRecord& region, Ticks now);
-    void join(const RegionRecord& region, Ticks now);
+    void join(const RegionRecord& region, Ticks now, std::optional<TaskHandle> resumed = std::nullopt);
 
     // OpenMP locks.  A visit covers the set call (its wait is enterT); the
     // time the lock is held (bodyT) and the unset call (exitT) are added to
@@ -340,6 +351,9 @@ private:
         bool outermost;
     };
     Visit leave(TaskContext& context, Ticks now);
+    // parallel_begin's part on the master (see parallel_begin_as_master),
+    // inside the caller's event scope: false on a worker.
+    bool begin_own_team(const RegionRecord& region, Ticks now);
     // At a parallel region's end: the node of this thread's wait in the
     // runtime's join barrier, or null when the instrumented code measured an
     // explicit barrier there (OPARI2's transformation) or the frame is folded.
@@ -440,6 +454,15 @@ private:
     Frame overflow_frame_{nullptr, 0, 0};     // what push returns for a dropped entry
     std::atomic<std::uint64_t> frames_dropped_{0};  // owner writes, readers report
     std::vector<std::unique_ptr<TeamRecord>> teams_;
+    // Fork-table slots by key, kept (see ForkTable): this thread's own as a
+    // forker, and its last team's forker's as a worker.
+    template <typename Slot>
+    struct KnownForkSlot {
+        std::uint64_t key = 0;
+        Slot* slot = nullptr;  // null: none yet
+    };
+    KnownForkSlot<ForkSlot> own_fork_slot_;
+    KnownForkSlot<const ForkSlot> team_fork_slot_;
     std::uint64_t task_counter_ = 0;
     // The join-barrier measurement (see TeamRecord): time this thread ran
     // explicit tasks, its report to the team it last arrived at the end of

@@ -186,6 +186,27 @@ TEST_CASE("a lock is named by its init call's argument and line, not in OPARI2 m
   CHECK(R.Opari2.find("POMP2_Init_lock( &locks[ i ] )") != std::string::npos);
 }
 
+TEST_CASE("a combined construct's begin+enter and exit+end are one call each, not in OPARI2 mode") {
+  Rewritten R = rewriteBoth("void f(double *a, int n) {\n"
+                            "#pragma omp parallel for\n"
+                            "  for (int i = 0; i < n; ++i) a[i] = i;\n"
+                            "#pragma omp parallel sections\n"
+                            "  {\n"
+                            "    a[0] = 1;\n"
+                            "  }\n"
+                            "}\n",
+                            "c");
+  CHECK(R.Native.find("POMP2_Parallel_begin_for_enter(ompp_region(0), ompp_region(0), ompp_ctc(0));") !=
+        std::string::npos);
+  CHECK(R.Native.find("POMP2_For_exit_parallel_end(ompp_region(0), ompp_region(0));") != std::string::npos);
+  CHECK(R.Native.find("POMP2_Parallel_begin_sections_enter(ompp_region(1), ompp_region(1)") != std::string::npos);
+  CHECK(R.Native.find("POMP2_Sections_exit_parallel_end(ompp_region(1), ompp_region(1));") != std::string::npos);
+  CHECK(R.Native.find("POMP2_Parallel_begin(") == std::string::npos);
+  CHECK(R.Native.find("POMP2_Parallel_end(") == std::string::npos);
+  CHECK(R.Opari2.find("_parallel_end(") == std::string::npos);
+  CHECK(R.Opari2.find("POMP2_Parallel_begin(") != std::string::npos);
+}
+
 namespace {
 model::Clause clause(llvm::omp::Clause Kind, std::string Text, std::vector<std::string> Vars,
                      std::string ListPrefix = "") {

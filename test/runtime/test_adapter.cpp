@@ -14,6 +14,7 @@
 #include <tuple>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -606,5 +607,70 @@ TEST_CASE("POMP2: sections whose sections have handles of their own: one node ea
     CHECK(thread_of(*one, 0)->inclusive_s == Approx(10e-9));
     CHECK(thread_of(*two, 0)->inclusive_s == Approx(15e-9));
     CHECK(p.regions[id(second) - 1].kind == model::RegionKind::Section);
+    CHECK(p.warnings.empty());
+}
+
+// Issue 11: a combined construct's fused calls (POMP2_Parallel_begin_for_enter,
+// POMP2_For_exit_parallel_end) are its two events at one clock reading, on
+// the master and on a worker, in their first instance (the worker not known
+// yet: the general path) and later ones (the common case).
+TEST_CASE("POMP2: a combined construct's fused calls are its begin+enter and exit+end events", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle pfor = nullptr;
+    const std::string pfor_ctc = "*regionType=parallelfor*sscl=f.c:3:3*escl=f.c:5:5**";
+    const core::Ticks starts[] = {1000, 2000};
+    // One worker thread for both instances, in turn with the master.
+    std::atomic<int> forked{0}, ended{0};
+    std::thread team_worker([&] {
+        for (int instance = 1; instance <= 2; ++instance) {
+            while (forked.load() < instance) std::this_thread::yield();
+            const core::Ticks start = starts[instance - 1];
+            clock.at(start + 15);
+            POMP2_Parallel_begin_for_enter(&pfor, &pfor, CTC(pfor_ctc));
+            clock.at(start + 50);
+            POMP2_For_exit_parallel_end(&pfor, &pfor);
+            ended.store(instance);
+        }
+    });
+    for (int instance = 1; instance <= 2; ++instance) {
+        const core::Ticks start = starts[instance - 1];
+        POMP2_Task_handle old_task;
+        clock.at(start);
+        POMP2_Parallel_fork(&pfor, 1, 2, &old_task, CTC(pfor_ctc));
+        clock.at(start + 10);
+        POMP2_Parallel_begin_for_enter(&pfor, &pfor, CTC(pfor_ctc));
+        forked.store(instance);
+        while (ended.load() < instance) std::this_thread::yield();
+        clock.at(start + 70);
+        POMP2_For_exit_parallel_end(&pfor, &pfor);
+        clock.at(start + 80);
+        POMP2_Parallel_join(&pfor, old_task);
+    }
+    team_worker.join();
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* team = find_child(p, 0, NodeKind::Region, id_of(pfor));
+    REQUIRE(team != nullptr);
+    // The loop is the construct's part, folded into its node; the join
+    // barrier is the loop's, hung from the construct.
+    const auto* barrier = find_child(p, team->id, NodeKind::ImplicitBarrier, id_of(pfor));
+    REQUIRE(barrier != nullptr);
+    const auto* master = thread_of(*team, 0);
+    const auto* worker = thread_of(*team, 1);
+    REQUIRE(master != nullptr);
+    REQUIRE(worker != nullptr);
+    CHECK(master->visits == 2);
+    CHECK(master->startup_s == Approx(2 * 10e-9));
+    CHECK(master->body_s == Approx(2 * 60e-9));       // from the begin's reading to the end's
+    CHECK(master->shutdown_s == Approx(2 * 10e-9));   // the last arrival (the master's, at +70) to the join
+    CHECK(worker->visits == 2);
+    CHECK(worker->startup_s == Approx(2 * 15e-9));    // from the fork
+    CHECK(worker->body_s == Approx(2 * (35e-9 + 20e-9)));  // its part and its wait for the master
+    CHECK(worker->inclusive_s == Approx(2 * (15e-9 + 35e-9 + 20e-9)));
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(0));
+    CHECK(thread_of(*barrier, 1)->visits == 2);
+    CHECK(thread_of(*barrier, 1)->inclusive_s == Approx(2 * 20e-9));
+    CHECK(p.threads == 2);
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
     CHECK(p.warnings.empty());
 }

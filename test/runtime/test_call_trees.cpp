@@ -672,3 +672,56 @@ TEST_CASE("stop waits a bounded time for an event in flight and names the thread
     });
     CHECK(named == 1);
 }
+
+// Forkers and workers keep their fork-table slot while the key stays the
+// same (ForkTable): a thread that forks under another key, and a worker that
+// joins a team forked under another key, must use that key's slot.
+TEST_CASE("a worker finds its team's fork when the forker's key changes between teams", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& first = region("parallel", 300);
+    const auto& second = region("parallel", 310);
+    constexpr std::uint64_t kKeyA = 41;
+    constexpr std::uint64_t kKeyB = 42;
+    struct Team {
+        const core::RegionRecord* region;
+        std::uint64_t key;
+        core::Ticks fork;
+    };
+    const Team teams[] = {{&first, kKeyA, 1000}, {&second, kKeyB, 2000}, {&first, kKeyA, 3000}, {&second, kKeyB, 4000}};
+    core::ThreadState& master = m.this_thread();
+    std::atomic<int> forked{0}, ended{0};
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        for (int i = 1; i <= 4; ++i) {
+            while (forked.load() < i) std::this_thread::yield();
+            const Team& team = teams[i - 1];
+            w.parallel_begin(*team.region, team.fork + 10 + i, {team.key, 1});
+            w.parallel_end(*team.region, team.fork + 50);
+            ended.store(i);
+        }
+    });
+    for (int i = 1; i <= 4; ++i) {
+        const Team& team = teams[i - 1];
+        master.fork(*team.region, team.fork, team.key);
+        master.parallel_begin(*team.region, team.fork + 5, {team.key, 1});
+        forked.store(i);
+        while (ended.load() < i) std::this_thread::yield();
+        master.parallel_end(*team.region, team.fork + 60);
+        master.join(*team.region, team.fork + 70);
+    }
+    worker.join();
+
+    const auto p = m.build_profile();
+    for (const auto* region : {&first, &second}) {
+        const auto* node = find_child(p, 0, NodeKind::Region, region->info.id);
+        REQUIRE(node != nullptr);
+        REQUIRE(node->threads.size() == 2);  // the worker's parts hang under their own team's fork
+        CHECK(thread_of(*node, 1)->visits == 2);
+    }
+    // Startup from each team's own fork: 11 + 13 for the first, 12 + 14 for the second.
+    CHECK(thread_of(*find_child(p, 0, NodeKind::Region, first.info.id), 1)->startup_s == Approx(24 * kNs));
+    CHECK(thread_of(*find_child(p, 0, NodeKind::Region, second.info.id), 1)->startup_s == Approx(26 * kNs));
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}

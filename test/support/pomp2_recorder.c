@@ -176,6 +176,18 @@ PLAIN(Parallel_end)
 ENTER_CTC(For_enter) PLAIN(For_exit)
 ENTER_CTC(Master_begin) PLAIN(Master_end)
 ENTER_CTC(Sections_enter) PLAIN(Sections_exit)
+/* A combined construct's fused calls (pomp2_ompp.h): their two events each. */
+#define FUSED_CALLS(inner, Inner)                                                                  \
+    void POMP2_Parallel_begin_##inner##_enter(POMP2_Region_handle* p, POMP2_Region_handle* h,     \
+                                              const char ctc[]) {                                  \
+        POMP2_Parallel_begin(p);                                                                   \
+        POMP2_##Inner##_enter(h, ctc);                                                             \
+    }                                                                                              \
+    void POMP2_##Inner##_exit_parallel_end(POMP2_Region_handle* h, POMP2_Region_handle* p) {      \
+        POMP2_##Inner##_exit(h);                                                                   \
+        POMP2_Parallel_end(p);                                                                     \
+    }
+FUSED_CALLS(for, For) FUSED_CALLS(sections, Sections)
 ENTER_CTC(Section_begin) PLAIN(Section_end)
 ENTER_CTC(Single_enter) PLAIN(Single_exit) PLAIN(Single_begin) PLAIN(Single_end)
 ENTER_CTC(Workshare_enter) PLAIN(Workshare_exit)
