@@ -115,11 +115,9 @@ Measurement* lock_measurement() {
 }
 
 // The lock was acquired by a call made at `called`.
-void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
-    ompp::core::ThreadState& thread = m.this_thread();
-    const RegionRecord& region = lock_region(lock);
-    const auto acquired = m.now();
-    thread.lock_acquired(region, called, acquired);
+void record_acquisition(ompp::core::ThreadState& thread, const RegionRecord& region, void* lock,
+                        ompp::core::Ticks called, ompp::core::Ticks acquired) {
+    thread.lock_acquired(region, lock, called, acquired);
     if (ompp::trace::recording()) [[unlikely]] {
         const std::uint32_t id = ompp::trace::lock_id(lock);
         ompp::adapter::traced(thread, Event::LockRequest, region, called, id);
@@ -127,6 +125,11 @@ void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
     }
 }
 
+// A lock call sits between two clock reads with nothing else: the thread and
+// the region are found before the first (so their lookup is neither in
+// enterT nor done while the lock is held), everything else follows the
+// second.  What runs while the lock is held (an acquisition's second read
+// and its visit, a release's first read) delays every thread waiting for it.
 template <typename Acquire>
 void measured_set(void* lock, Acquire acquire) {
     Measurement* m = lock_measurement();
@@ -134,9 +137,11 @@ void measured_set(void* lock, Acquire acquire) {
         acquire(lock);
         return;
     }
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
     const auto called = m->now();
     acquire(lock);
-    lock_acquired(*m, lock, called);
+    record_acquisition(thread, region, lock, called, m->now());
 }
 
 template <typename Release>
@@ -146,13 +151,12 @@ void measured_unset(void* lock, Release release) {
         release(lock);
         return;
     }
+    ompp::core::ThreadState& thread = m->this_thread();
     const auto called = m->now();
     release(lock);
-    ompp::core::ThreadState& thread = m->this_thread();
-    const RegionRecord& region = lock_region(lock);
-    thread.lock_released(region, called, m->now());
+    thread.lock_released(lock, called, m->now());
     if (ompp::trace::recording()) [[unlikely]] {
-        ompp::adapter::traced(thread, Event::LockRelease, region, called, ompp::trace::lock_id(lock));
+        ompp::adapter::traced(thread, Event::LockRelease, lock_region(lock), called, ompp::trace::lock_id(lock));
     }
 }
 
@@ -160,9 +164,11 @@ template <typename Try>
 int measured_test(void* lock, Try attempt) {
     Measurement* m = lock_measurement();
     if (m == nullptr) return attempt(lock);
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
     const auto called = m->now();
     const int acquired = attempt(lock);
-    if (acquired != 0) lock_acquired(*m, lock, called);
+    if (acquired != 0) record_acquisition(thread, region, lock, called, m->now());
     return acquired;
 }
 

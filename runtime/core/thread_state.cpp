@@ -312,8 +312,7 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "end event without a matching begin; ignored");
     }
     if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
         frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
@@ -339,8 +338,7 @@ void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "body begins outside the construct; ignored");
     }
     if (has_enter_exit_phases(region.info.kind)) frame->node->metrics.enter.add(elapsed(frame->phase_mark, now));
     frame->phase_mark = now;
@@ -351,8 +349,7 @@ void ThreadState::end_body(const RegionRecord& region, Ticks now) {
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "body ends outside the construct; ignored");
     }
     frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
     frame->node->metrics.body_count.add(1);
@@ -618,29 +615,45 @@ void ThreadState::join(const RegionRecord& region, Ticks now) {
     pop(*current_, now);
 }
 
-void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
+void ThreadState::lock_acquired(const RegionRecord& region, const void* lock, Ticks called, Ticks acquired) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    const Frame& frame = push(*current_, NodeKind::Region, region, called);
-    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return;
-    Node* node = frame.node;
-    node->metrics.enter.add(elapsed(called, acquired));
-    pop(*current_, acquired);
-    held_locks_.push_back({&region, node, acquired});
+    TaskContext& context = *current_;
+    const Ticks wait = elapsed(called, acquired);
+    Node* node;
+    if (!folds_under(context, context.current_node()) && counters_ == nullptr) [[likely]] {
+        node = visit_without_frame(context, NodeKind::Region, region);
+        node->metrics.record_visit(wait);
+    } else {
+        node = lock_visit_in_frame(region, called, acquired);
+        if (node == nullptr) [[unlikely]] return;
+    }
+    node->metrics.enter.add(wait);
+    held_locks_.push_back({lock, node, acquired});
 }
 
-void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
+__attribute__((noinline)) Node* ThreadState::lock_visit_in_frame(const RegionRecord& region, Ticks called,
+                                                                  Ticks acquired) {
+    const Frame& frame = push(*current_, NodeKind::Region, region, called);
+    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return nullptr;
+    Node* node = frame.node;
+    pop(*current_, acquired);
+    return node;
+}
+
+void ThreadState::lock_released(const void* lock, Ticks called, Ticks returned) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
-        if (it->region != &region) continue;
-        it->node->metrics.body.add(elapsed(it->acquired, called));
-        it->node->metrics.body_count.add(1);
-        it->node->metrics.exit.add(elapsed(called, returned));
-        held_locks_.erase(std::next(it).base());
-        return;
-    }
-    // Acquired while measurement was off: nothing to attribute.
+    // Usually the newest hold ends: the first one looked at.
+    const auto newest = std::find_if(held_locks_.rbegin(), held_locks_.rend(),
+                                     [lock](const HeldLock& held) { return held.lock == lock; });
+    // None: acquired while measurement was off, nothing to attribute.
+    if (newest == held_locks_.rend()) [[unlikely]] return;
+    NodeMetrics& metrics = newest->node->metrics;
+    metrics.body.add(elapsed(newest->acquired, called));
+    metrics.body_count.add(1);
+    metrics.exit.add(elapsed(called, returned));
+    held_locks_.erase(std::next(newest).base());
 }
 
 TaskHandle ThreadState::current_task() {
@@ -750,12 +763,18 @@ void ThreadState::note_included_begin(TaskContext& context, bool final_task) {
     if (final_task) ++context.final_open;
 }
 
-Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, const RegionRecord& region) {
+[[gnu::always_inline]] inline Node* ThreadState::visit_without_frame(TaskContext& context, NodeKind kind,
+                                                                     const RegionRecord& region) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
     count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
     last_exited = node;
+    return node;
+}
+
+Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind, const RegionRecord& region) {
+    Node* node = visit_without_frame(context, kind, region);
     // A visit of no measured time: the node's shortest visit is 0.
     node->metrics.visits.add(1);
     node->metrics.shortest.set(0);
@@ -911,6 +930,10 @@ void ThreadState::close_open_regions(Ticks now) {
     current_ = implicit_ = &implicit_main_;
     close_frames(implicit_main_, 0, now, kWhy);
     held_locks_.clear();
+}
+
+void ThreadState::warn_unmatched(const RegionRecord& region, std::string_view what) {
+    warn(&region, fmt::format("{}: {}", describe(&region), what));
 }
 
 void ThreadState::warn(const RegionRecord* region, std::string text) {
