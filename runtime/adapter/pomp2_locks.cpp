@@ -96,7 +96,7 @@ struct RecentLocks {
 };
 __thread RecentLocks t_recent_locks __attribute__((tls_model("initial-exec"))) = {};
 
-const RegionRecord& lock_region(const void* lock) {
+[[gnu::always_inline]] inline const RegionRecord& lock_region(const void* lock) {
     RecentLocks& recent = t_recent_locks;
     if (const auto epoch = g_lock_sites_epoch.load(std::memory_order_acquire); epoch != recent.epoch) [[unlikely]] {
         recent = RecentLocks{.epoch = epoch, .slots = {}};
@@ -109,20 +109,22 @@ const RegionRecord& lock_region(const void* lock) {
     return *slot.region;
 }
 
-Measurement* lock_measurement() {
+[[gnu::always_inline]] inline Measurement* lock_measurement() {
     Measurement* m = ompp::adapter::gate();
     return m != nullptr && ompp::adapter::measured(RegionKind::Lock) ? m : nullptr;
 }
 
-// The lock was acquired by a call made at `called`.
-void record_acquisition(ompp::core::ThreadState& thread, const RegionRecord& region, void* lock,
-                        ompp::core::Ticks called, ompp::core::Ticks acquired) {
-    thread.lock_acquired(region, lock, called, acquired);
+// The lock was acquired by a call made at `called`.  Traced first: the
+// thread's operation stays a tail call.
+[[gnu::always_inline]] inline void record_acquisition(ompp::core::ThreadState& thread, const RegionRecord& region,
+                                                      void* lock, ompp::core::Ticks called,
+                                                      ompp::core::Ticks acquired) {
     if (ompp::trace::recording()) [[unlikely]] {
         const std::uint32_t id = ompp::trace::lock_id(lock);
         ompp::adapter::traced(thread, Event::LockRequest, region, called, id);
         ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, id);
     }
+    thread.lock_acquired(region, lock, called, acquired);
 }
 
 // A lock call sits between two clock reads with nothing else: the thread and
@@ -154,10 +156,11 @@ void measured_unset(void* lock, Release release) {
     ompp::core::ThreadState& thread = m->this_thread();
     const auto called = m->now();
     release(lock);
-    thread.lock_released(lock, called, m->now());
+    const auto returned = m->now();
     if (ompp::trace::recording()) [[unlikely]] {
         ompp::adapter::traced(thread, Event::LockRelease, lock_region(lock), called, ompp::trace::lock_id(lock));
     }
+    thread.lock_released(lock, called, returned);
 }
 
 template <typename Try>

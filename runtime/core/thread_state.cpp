@@ -644,16 +644,26 @@ __attribute__((noinline)) Node* ThreadState::lock_visit_in_frame(const RegionRec
 void ThreadState::lock_released(const void* lock, Ticks called, Ticks returned) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    // Usually the newest hold ends: the first one looked at.
-    const auto newest = std::find_if(held_locks_.rbegin(), held_locks_.rend(),
-                                     [lock](const HeldLock& held) { return held.lock == lock; });
-    // None: acquired while measurement was off, nothing to attribute.
-    if (newest == held_locks_.rend()) [[unlikely]] return;
-    NodeMetrics& metrics = newest->node->metrics;
-    metrics.body.add(elapsed(newest->acquired, called));
+    // Usually the newest hold ends.  None: acquired while measurement was
+    // off, nothing to attribute.
+    if (held_locks_.empty() || held_locks_.back().lock != lock) [[unlikely]] {
+        if (!newest_hold_to_back(lock)) return;
+    }
+    const HeldLock& held = held_locks_.back();
+    NodeMetrics& metrics = held.node->metrics;
+    metrics.body.add(elapsed(held.acquired, called));
     metrics.body_count.add(1);
     metrics.exit.add(elapsed(called, returned));
-    held_locks_.erase(std::next(newest).base());
+    held_locks_.pop_back();
+}
+
+__attribute__((noinline)) bool ThreadState::newest_hold_to_back(const void* lock) {
+    const auto newest = std::find_if(held_locks_.rbegin(), held_locks_.rend(),
+                                     [lock](const HeldLock& held) { return held.lock == lock; });
+    if (newest == held_locks_.rend()) return false;
+    const auto position = std::prev(newest.base());
+    std::rotate(position, std::next(position), held_locks_.end());
+    return true;
 }
 
 TaskHandle ThreadState::current_task() {

@@ -305,6 +305,9 @@ private:
     // A lock's visit where it needs a frame (folded call paths, counters);
     // null for an entry dropped at the frame bound.
     Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
+    // Moves the newest hold of `lock` to the back of held_locks_, the others
+    // kept in order; false if the thread holds none.
+    bool newest_hold_to_back(const void* lock);
     // The task whose handle `marker` carries goes on (inside an event scope).
     void resume_untimed(TaskHandle marker);
     // Unique per process without synchronisation: thread id in the high bits.
