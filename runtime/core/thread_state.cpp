@@ -333,28 +333,53 @@ void ThreadState::exit_moving_bytes(const RegionRecord& region, Ticks now, std::
     exit(region, now);
 }
 
-void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
-    const EventScope event(*this);
-    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
-    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
-    if (frame == nullptr) [[unlikely]] {
-        return warn_unmatched(region, "body begins outside the construct; ignored");
+void ThreadState::begin_body(const RegionRecord& region, Ticks now) { body_step<BodyStep::Begin>(region, now); }
+
+void ThreadState::end_body(const RegionRecord& region, Ticks now) { body_step<BodyStep::End>(region, now); }
+
+// The construct is usually the innermost open one: found and updated
+// without a call, the event needs no stack frame (a critical section's
+// body begin and end run while it is held, delaying every thread waiting
+// for it).  Anything else takes the event again, out of line.
+template <ThreadState::BodyStep S>
+[[gnu::always_inline]] inline void ThreadState::body_step(const RegionRecord& region, Ticks now) {
+    {
+        const EventScope event(*this);
+        if (event.refused()) [[unlikely]] return;
+        TaskContext& context = *current_;
+        if (!context.frames.empty() && context.dropped_levels == 0) [[likely]] {
+            Frame& top = context.frames.back();
+            if (top.node->region == &region && top.node->kind == NodeKind::Region) [[likely]] {
+                return take_body_step<S>(top, region, now);
+            }
+        }
     }
-    if (has_enter_exit_phases(region.info.kind)) frame->node->metrics.enter.add(elapsed(frame->phase_mark, now));
-    frame->phase_mark = now;
+    body_step_in_general<S>(region, now);
 }
 
-void ThreadState::end_body(const RegionRecord& region, Ticks now) {
+template <ThreadState::BodyStep S>
+__attribute__((noinline)) void ThreadState::body_step_in_general(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;
-    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    Frame* frame = open_frame_below_top(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        return warn_unmatched(region, "body ends outside the construct; ignored");
+        return warn_unmatched(region, S == BodyStep::Begin ? "body begins outside the construct; ignored"
+                                                           : "body ends outside the construct; ignored");
     }
-    frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
-    frame->node->metrics.body_count.add(1);
-    frame->phase_mark = now;
-    frame->body_done = true;
+    take_body_step<S>(*frame, region, now);
+}
+
+template <ThreadState::BodyStep S>
+[[gnu::always_inline]] inline void ThreadState::take_body_step(Frame& frame, const RegionRecord& region, Ticks now) {
+    NodeMetrics& metrics = frame.node->metrics;
+    if constexpr (S == BodyStep::Begin) {
+        if (has_enter_exit_phases(region.info.kind)) metrics.enter.add(elapsed(frame.phase_mark, now));
+    } else {
+        metrics.body.add(elapsed(frame.phase_mark, now));
+        metrics.body_count.add(1);
+        frame.body_done = true;
+    }
+    frame.phase_mark = now;
 }
 
 namespace {

@@ -305,6 +305,15 @@ private:
     // A lock's visit where it needs a frame (folded call paths, counters);
     // null for an entry dropped at the frame bound.
     Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
+    // begin_body and end_body: the step, the event on a construct that is
+    // not the innermost open one, and the step's metrics.
+    enum class BodyStep : std::uint8_t { Begin, End };
+    template <BodyStep S>
+    void body_step(const RegionRecord& region, Ticks now);
+    template <BodyStep S>
+    void body_step_in_general(const RegionRecord& region, Ticks now);
+    template <BodyStep S>
+    static void take_body_step(Frame& frame, const RegionRecord& region, Ticks now);
     // Moves the newest hold of `lock` to the back of held_locks_, the others
     // kept in order; false if the thread holds none.
     bool newest_hold_to_back(const void* lock);
