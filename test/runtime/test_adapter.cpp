@@ -140,6 +140,28 @@ TEST_CASE("POMP2: critical instances on registered handles: enterT, bodyT, exitT
     CHECK(p.warnings.empty());
 }
 
+// A clock that reads with a call (CLOCK_MONOTONIC, OMPP_CLOCK=monotonic)
+// takes the events' general path: the phases still add up to the visit.
+TEST_CASE("POMP2: critical instances under the monotonic clock: the phases add up to the visits", "[adapter]") {
+    adapter::restart_for_testing(core::Clock::calibrated(false), config::Config::defaults());
+    static POMP2_Region_handle crit = nullptr;
+    POMP2_Assign_handle(&crit, CTC("*regionType=critical*sscl=a.c:40:40*escl=a.c:42:42**"));
+    for (int i = 0; i < 3; ++i) {
+        POMP2_Critical_enter(&crit, nullptr);
+        POMP2_Critical_begin(&crit);
+        POMP2_Critical_end(&crit);
+        POMP2_Critical_exit(&crit);
+    }
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* cn = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(crit)->info.id);
+    REQUIRE(cn != nullptr);
+    const auto& metrics = *thread_of(*cn, 0);
+    CHECK(metrics.visits == 3);
+    CHECK(metrics.body_count == 3);
+    CHECK(metrics.inclusive_s > 0);
+    CHECK(metrics.enter_s + metrics.body_s + metrics.exit_s == Approx(metrics.inclusive_s).epsilon(1e-9));
+}
+
 TEST_CASE("POMP2: a construct kind switched off (OMPP_DISABLE_CRITICAL) is not measured on registered handles", "[adapter]") {
     test::ManualClock clock;
     std::vector<std::string> diagnostics;
