@@ -36,10 +36,30 @@ const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fa
     return RegionRegistry::resolve(handle, ctc, fallback);
 }
 
+// The common case of an event, checked in one go: measurement on, this
+// thread seen before, the handle's region registered, no trace being
+// recorded.  Anything else (a null thread) takes the event's general path,
+// out of line, so that the common one keeps nothing across a call and ends
+// in a tail call into the thread's state.
+struct CommonCase {
+    Measurement* measurement = nullptr;
+    ThreadState* thread = nullptr;
+    const RegionRecord* region = nullptr;
+};
+
+[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+    Measurement* m = ompp::adapter::g_gate.load(std::memory_order_acquire);
+    if (m == nullptr || handle == nullptr || ompp::trace::recording()) [[unlikely]] return {};
+    const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
+    if (region == nullptr) [[unlikely]] return {};
+    return {m, m->known_thread(), region};
+}
+
 // One event on a construct: gate, region, the thread's operation at now,
-// traced as `event`.
+// traced as `event`.  The common case tail-calls the operation.
 template <typename Operation>
-void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event, Operation operation) {
+[[gnu::noinline]] void on_region_in_general(POMP2_Region_handle* handle, const char* ctc, K fallback, E event,
+                                            Operation operation) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const RegionRecord& region = region_of(handle, ctc, fallback);
@@ -49,6 +69,17 @@ void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event
     // Traced first: the operation stays a tail call, nothing kept across it.
     traced(thread, event, region, now);
     operation(thread, region, now);
+}
+
+// The common case reads a clock that needs no call (the TSC; a manual
+// clock in tests), so that it needs no stack frame either.
+template <typename Operation>
+[[gnu::always_inline]] inline void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event,
+                                             Operation operation) {
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind) &&
+                                                  c.measurement->clock().reads_without_call()) [[likely]]
+        return operation(*c.thread, *c.region, c.measurement->clock().read_without_call());
+    on_region_in_general(handle, ctc, fallback, event, operation);
 }
 
 // Constructs without scheduling points.
@@ -103,25 +134,6 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
     const auto now = m->now();
     traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
     thread.enter_scheduling_point(region, now, old_task, node_kind);
-}
-
-// The common case of an event, checked in one go: measurement on, this
-// thread seen before, the handle's region registered, no trace being
-// recorded.  Anything else (a null thread) takes the event's general path,
-// out of line, so that the common one keeps nothing across a call and ends
-// in a tail call into the thread's state.
-struct CommonCase {
-    Measurement* measurement = nullptr;
-    ThreadState* thread = nullptr;
-    const RegionRecord* region = nullptr;
-};
-
-[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
-    Measurement* m = ompp::adapter::g_gate.load(std::memory_order_acquire);
-    if (m == nullptr || handle == nullptr || ompp::trace::recording()) [[unlikely]] return {};
-    const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
-    if (region == nullptr) [[unlikely]] return {};
-    return {m, m->known_thread(), region};
 }
 
 void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {

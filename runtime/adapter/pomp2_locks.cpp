@@ -96,7 +96,7 @@ struct RecentLocks {
 };
 __thread RecentLocks t_recent_locks __attribute__((tls_model("initial-exec"))) = {};
 
-const RegionRecord& lock_region(const void* lock) {
+[[gnu::always_inline]] inline const RegionRecord& lock_region(const void* lock) {
     RecentLocks& recent = t_recent_locks;
     if (const auto epoch = g_lock_sites_epoch.load(std::memory_order_acquire); epoch != recent.epoch) [[unlikely]] {
         recent = RecentLocks{.epoch = epoch, .slots = {}};
@@ -109,24 +109,29 @@ const RegionRecord& lock_region(const void* lock) {
     return *slot.region;
 }
 
-Measurement* lock_measurement() {
+[[gnu::always_inline]] inline Measurement* lock_measurement() {
     Measurement* m = ompp::adapter::gate();
     return m != nullptr && ompp::adapter::measured(RegionKind::Lock) ? m : nullptr;
 }
 
-// The lock was acquired by a call made at `called`.
-void lock_acquired(Measurement& m, void* lock, ompp::core::Ticks called) {
-    ompp::core::ThreadState& thread = m.this_thread();
-    const RegionRecord& region = lock_region(lock);
-    const auto acquired = m.now();
-    thread.lock_acquired(region, called, acquired);
+// The lock was acquired by a call made at `called`.  Traced first: the
+// thread's operation stays a tail call.
+[[gnu::always_inline]] inline void record_acquisition(ompp::core::ThreadState& thread, const RegionRecord& region,
+                                                      void* lock, ompp::core::Ticks called,
+                                                      ompp::core::Ticks acquired) {
     if (ompp::trace::recording()) [[unlikely]] {
         const std::uint32_t id = ompp::trace::lock_id(lock);
         ompp::adapter::traced(thread, Event::LockRequest, region, called, id);
         ompp::adapter::traced(thread, Event::LockAcquire, region, acquired, id);
     }
+    thread.lock_acquired(region, lock, called, acquired);
 }
 
+// A lock call sits between two clock reads with nothing else: the thread and
+// the region are found before the first (so their lookup is neither in
+// enterT nor done while the lock is held), everything else follows the
+// second.  What runs while the lock is held (an acquisition's second read
+// and its visit, a release's first read) delays every thread waiting for it.
 template <typename Acquire>
 void measured_set(void* lock, Acquire acquire) {
     Measurement* m = lock_measurement();
@@ -134,9 +139,11 @@ void measured_set(void* lock, Acquire acquire) {
         acquire(lock);
         return;
     }
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
     const auto called = m->now();
     acquire(lock);
-    lock_acquired(*m, lock, called);
+    record_acquisition(thread, region, lock, called, m->now());
 }
 
 template <typename Release>
@@ -146,23 +153,25 @@ void measured_unset(void* lock, Release release) {
         release(lock);
         return;
     }
+    ompp::core::ThreadState& thread = m->this_thread();
     const auto called = m->now();
     release(lock);
-    ompp::core::ThreadState& thread = m->this_thread();
-    const RegionRecord& region = lock_region(lock);
-    thread.lock_released(region, called, m->now());
+    const auto returned = m->now();
     if (ompp::trace::recording()) [[unlikely]] {
-        ompp::adapter::traced(thread, Event::LockRelease, region, called, ompp::trace::lock_id(lock));
+        ompp::adapter::traced(thread, Event::LockRelease, lock_region(lock), called, ompp::trace::lock_id(lock));
     }
+    thread.lock_released(lock, called, returned);
 }
 
 template <typename Try>
 int measured_test(void* lock, Try attempt) {
     Measurement* m = lock_measurement();
     if (m == nullptr) return attempt(lock);
+    ompp::core::ThreadState& thread = m->this_thread();
+    const RegionRecord& region = lock_region(lock);
     const auto called = m->now();
     const int acquired = attempt(lock);
-    if (acquired != 0) lock_acquired(*m, lock, called);
+    if (acquired != 0) record_acquisition(thread, region, lock, called, m->now());
     return acquired;
 }
 

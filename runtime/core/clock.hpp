@@ -32,12 +32,21 @@ public:
     // of out-of-order skew a fence would remove are below the resolution
     // that matters and would cost ~2x per read.  Thread migration is safe
     // with an invariant TSC (synchronised across cores).
-    Ticks now() const {
+    Ticks now() const { return reads_without_call() ? read_without_call() : monotonic_ns(); }
+    // The TSC and a manual clock read without a call: an event's common
+    // case that reads one of them needs no stack frame.
+    bool reads_without_call() const {
+#if defined(__x86_64__) || defined(__i386__)
+        if (source_ == ClockSource::Tsc) [[likely]] return true;
+#endif
+        return source_ == ClockSource::Manual;
+    }
+    // now() of a clock that reads_without_call().
+    Ticks read_without_call() const {
 #if defined(__x86_64__) || defined(__i386__)
         if (source_ == ClockSource::Tsc) [[likely]] return __rdtsc();
 #endif
-        if (source_ == ClockSource::Manual) return manual_->load(std::memory_order_relaxed);
-        return monotonic_ns();
+        return manual_->load(std::memory_order_relaxed);
     }
 
     ClockSource source() const { return source_; }

@@ -316,8 +316,7 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: end event without a matching begin; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "end event without a matching begin; ignored");
     }
     if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
         frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
@@ -338,30 +337,53 @@ void ThreadState::exit_moving_bytes(const RegionRecord& region, Ticks now, std::
     exit(region, now);
 }
 
-void ThreadState::begin_body(const RegionRecord& region, Ticks now) {
-    const EventScope event(*this);
-    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
-    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
-    if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: body begins outside the construct; ignored", describe(&region)));
-        return;
+void ThreadState::begin_body(const RegionRecord& region, Ticks now) { body_step<BodyStep::Begin>(region, now); }
+
+void ThreadState::end_body(const RegionRecord& region, Ticks now) { body_step<BodyStep::End>(region, now); }
+
+// The construct is usually the innermost open one: found and updated
+// without a call, the event needs no stack frame (a critical section's
+// body begin and end run while it is held, delaying every thread waiting
+// for it).  Anything else takes the event again, out of line.
+template <ThreadState::BodyStep S>
+[[gnu::always_inline]] inline void ThreadState::body_step(const RegionRecord& region, Ticks now) {
+    {
+        const EventScope event(*this);
+        if (event.refused()) [[unlikely]] return;
+        TaskContext& context = *current_;
+        if (!context.frames.empty() && context.dropped_levels == 0) [[likely]] {
+            Frame& top = context.frames.back();
+            if (top.node->region == &region && top.node->kind == NodeKind::Region) [[likely]] {
+                return take_body_step<S>(top, region, now);
+            }
+        }
     }
-    if (has_enter_exit_phases(region.info.kind)) frame->node->metrics.enter.add(elapsed(frame->phase_mark, now));
-    frame->phase_mark = now;
+    body_step_in_general<S>(region, now);
 }
 
-void ThreadState::end_body(const RegionRecord& region, Ticks now) {
+template <ThreadState::BodyStep S>
+__attribute__((noinline)) void ThreadState::body_step_in_general(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;
-    Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
+    Frame* frame = open_frame_below_top(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: body ends outside the construct; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, S == BodyStep::Begin ? "body begins outside the construct; ignored"
+                                                           : "body ends outside the construct; ignored");
     }
-    frame->node->metrics.body.add(elapsed(frame->phase_mark, now));
-    frame->node->metrics.body_count.add(1);
-    frame->phase_mark = now;
-    frame->body_done = true;
+    take_body_step<S>(*frame, region, now);
+}
+
+template <ThreadState::BodyStep S>
+[[gnu::always_inline]] inline void ThreadState::take_body_step(Frame& frame, const RegionRecord& region, Ticks now) {
+    NodeMetrics& metrics = frame.node->metrics;
+    if constexpr (S == BodyStep::Begin) {
+        if (has_enter_exit_phases(region.info.kind)) metrics.enter.add(elapsed(frame.phase_mark, now));
+    } else {
+        metrics.body.add(elapsed(frame.phase_mark, now));
+        metrics.body_count.add(1);
+        frame.body_done = true;
+    }
+    frame.phase_mark = now;
 }
 
 namespace {
@@ -639,29 +661,55 @@ void ThreadState::join(const RegionRecord& region, Ticks now, std::optional<Task
     pop(*current_, now);
 }
 
-void ThreadState::lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired) {
+void ThreadState::lock_acquired(const RegionRecord& region, const void* lock, Ticks called, Ticks acquired) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    const Frame& frame = push(*current_, NodeKind::Region, region, called);
-    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return;
-    Node* node = frame.node;
-    node->metrics.enter.add(elapsed(called, acquired));
-    pop(*current_, acquired);
-    held_locks_.push_back({&region, node, acquired});
+    TaskContext& context = *current_;
+    const Ticks wait = elapsed(called, acquired);
+    Node* node;
+    if (!folds_under(context, context.current_node()) && counters_ == nullptr) [[likely]] {
+        node = visit_without_frame(context, NodeKind::Region, region);
+        node->metrics.record_visit(wait);
+    } else {
+        node = lock_visit_in_frame(region, called, acquired);
+        if (node == nullptr) [[unlikely]] return;
+    }
+    node->metrics.enter.add(wait);
+    held_locks_.push_back({lock, node, acquired});
 }
 
-void ThreadState::lock_released(const RegionRecord& region, Ticks called, Ticks returned) {
+__attribute__((noinline)) Node* ThreadState::lock_visit_in_frame(const RegionRecord& region, Ticks called,
+                                                                  Ticks acquired) {
+    const Frame& frame = push(*current_, NodeKind::Region, region, called);
+    if (&frame == &overflow_frame_ && absorb_dropped_exit()) [[unlikely]] return nullptr;
+    Node* node = frame.node;
+    pop(*current_, acquired);
+    return node;
+}
+
+void ThreadState::lock_released(const void* lock, Ticks called, Ticks returned) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    for (auto it = held_locks_.rbegin(); it != held_locks_.rend(); ++it) {
-        if (it->region != &region) continue;
-        it->node->metrics.body.add(elapsed(it->acquired, called));
-        it->node->metrics.body_count.add(1);
-        it->node->metrics.exit.add(elapsed(called, returned));
-        held_locks_.erase(std::next(it).base());
-        return;
+    // Usually the newest hold ends.  None: acquired while measurement was
+    // off, nothing to attribute.
+    if (held_locks_.empty() || held_locks_.back().lock != lock) [[unlikely]] {
+        if (!newest_hold_to_back(lock)) return;
     }
-    // Acquired while measurement was off: nothing to attribute.
+    const HeldLock& held = held_locks_.back();
+    NodeMetrics& metrics = held.node->metrics;
+    metrics.body.add(elapsed(held.acquired, called));
+    metrics.body_count.add(1);
+    metrics.exit.add(elapsed(called, returned));
+    held_locks_.pop_back();
+}
+
+__attribute__((noinline)) bool ThreadState::newest_hold_to_back(const void* lock) {
+    const auto newest = std::find_if(held_locks_.rbegin(), held_locks_.rend(),
+                                     [lock](const HeldLock& held) { return held.lock == lock; });
+    if (newest == held_locks_.rend()) return false;
+    const auto position = std::prev(newest.base());
+    std::rotate(position, std::next(position), held_locks_.end());
+    return true;
 }
 
 TaskHandle ThreadState::current_task() {
@@ -769,13 +817,19 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     return true;
 }
 
-[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
-                                                                    const RegionRecord& region) {
+[[gnu::always_inline]] inline Node* ThreadState::visit_without_frame(TaskContext& context, NodeKind kind,
+                                                                     const RegionRecord& region) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
     count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
     last_exited = node;
+    return node;
+}
+
+[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
+                                                                    const RegionRecord& region) {
+    Node* node = visit_without_frame(context, kind, region);
     // A visit of no measured time: the node's shortest visit is 0.
     node->metrics.visits.add(1);
     node->metrics.shortest.set(0);
@@ -948,6 +1002,10 @@ void ThreadState::close_open_regions(Ticks now) {
     current_ = implicit_ = &implicit_main_;
     close_frames(implicit_main_, 0, now, kWhy);
     held_locks_.clear();
+}
+
+void ThreadState::warn_unmatched(const RegionRecord& region, std::string_view what) {
+    warn(&region, fmt::format("{}: {}", describe(&region), what));
 }
 
 void ThreadState::warn(const RegionRecord* region, std::string text) {

@@ -216,8 +216,9 @@ public:
     // OpenMP locks.  A visit covers the set call (its wait is enterT); the
     // time the lock is held (bodyT) and the unset call (exitT) are added to
     // the same node at unset, so lock hold times need not nest with regions.
-    void lock_acquired(const RegionRecord& region, Ticks called, Ticks acquired);
-    void lock_released(const RegionRecord& region, Ticks called, Ticks returned);
+    // `lock` is the lock object: an unset ends its newest hold.
+    void lock_acquired(const RegionRecord& region, const void* lock, Ticks called, Ticks acquired);
+    void lock_released(const void* lock, Ticks called, Ticks returned);
 
     // Tasks.  Scheduling points store current_task() in the instrumented
     // code's old-task variable on entry and pass it to resume() on exit.
@@ -327,6 +328,25 @@ private:
     // time (no frame): control flow and the enclosing frame's last exited
     // child as push/pop would leave them.
     Node* count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // The node of a visit that opens and closes within one event, without a
+    // frame: the node, control flow and the enclosing frame's last exited
+    // child as push and pop would leave them.  The caller records the visit.
+    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // A lock's visit where it needs a frame (folded call paths, counters);
+    // null for an entry dropped at the frame bound.
+    Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
+    // begin_body and end_body: the step, the event on a construct that is
+    // not the innermost open one, and the step's metrics.
+    enum class BodyStep : std::uint8_t { Begin, End };
+    template <BodyStep S>
+    void body_step(const RegionRecord& region, Ticks now);
+    template <BodyStep S>
+    void body_step_in_general(const RegionRecord& region, Ticks now);
+    template <BodyStep S>
+    static void take_body_step(Frame& frame, const RegionRecord& region, Ticks now);
+    // Moves the newest hold of `lock` to the back of held_locks_, the others
+    // kept in order; false if the thread holds none.
+    bool newest_hold_to_back(const void* lock);
     // The task whose handle `marker` carries goes on (inside an event scope).
     void resume_untimed(TaskHandle marker);
     // Unique per process without synchronisation: thread id in the high bits.
@@ -405,6 +425,9 @@ private:
     // A finished instance: its context is recycled.
     void retire(TaskContext* instance);
     void warn(const RegionRecord* region, std::string text);
+    // An event with no open construct to apply to, ignored.  Out of line
+    // and cold: the event's common case then needs no stack frame.
+    [[gnu::noinline, gnu::cold]] void warn_unmatched(const RegionRecord& region, std::string_view what);
     void read_counters(CounterValues& values) { counters_->read(values); }
 
     // Every event runs in a scope that the finalising thread waits for
@@ -446,7 +469,7 @@ private:
     TaskContext* current_;   // the task executing now
     std::vector<TaskContext*> active_;  // explicit instances begun and not ended
     struct HeldLock {
-        const RegionRecord* region;
+        const void* lock;
         Node* node;
         Ticks acquired;
     };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <tuple>
@@ -25,6 +26,7 @@
 using namespace ompp;
 using model::NodeKind;
 using test::find_child;
+using test::kNs;
 using test::thread_of;
 
 namespace {
@@ -103,6 +105,91 @@ TEST_CASE("POMP2: parallel, for with implicit barrier, single, critical (OPARI2'
     CHECK(thread_of(*cn, 0)->body_s == Approx(10e-9));
     CHECK(p.warnings.empty());
     CHECK(p.application.size() > 0);
+}
+
+// Events on registered handles take the adapter's common case (one check,
+// then the thread's operation); the figures are the general path's.
+TEST_CASE("POMP2: critical instances on registered handles: enterT, bodyT, exitT per instance", "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle crit = nullptr;
+    POMP2_Assign_handle(&crit, CTC("*regionType=critical*sscl=a.c:20:20*escl=a.c:22:22**"));
+    // enter, begin, end, exit of two instances.
+    const std::array<std::array<core::Ticks, 4>, 2> instances{{{100, 130, 150, 155}, {200, 201, 261, 271}}};
+    for (const auto& at : instances) {
+        clock.at(at[0]);
+        POMP2_Critical_enter(&crit, nullptr);
+        clock.at(at[1]);
+        POMP2_Critical_begin(&crit);
+        clock.at(at[2]);
+        POMP2_Critical_end(&crit);
+        clock.at(at[3]);
+        POMP2_Critical_exit(&crit);
+    }
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* cn = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(crit)->info.id);
+    REQUIRE(cn != nullptr);
+    const auto& metrics = *thread_of(*cn, 0);
+    CHECK(metrics.visits == 2);
+    CHECK(metrics.inclusive_s == Approx((55 + 71) * kNs));
+    CHECK(metrics.min_s == Approx(55 * kNs));
+    CHECK(metrics.max_s == Approx(71 * kNs));
+    CHECK(metrics.enter_s == Approx((30 + 1) * kNs));
+    CHECK(metrics.body_s == Approx((20 + 60) * kNs));
+    CHECK(metrics.body_count == 2);
+    CHECK(metrics.exit_s == Approx((5 + 10) * kNs));
+    CHECK(p.warnings.empty());
+}
+
+// A clock that reads with a call (CLOCK_MONOTONIC, OMPP_CLOCK=monotonic)
+// takes the events' general path: the phases still add up to the visit.
+TEST_CASE("POMP2: critical instances under the monotonic clock: the phases add up to the visits", "[adapter]") {
+    adapter::restart_for_testing(core::Clock::calibrated(false), config::Config::defaults());
+    static POMP2_Region_handle crit = nullptr;
+    POMP2_Assign_handle(&crit, CTC("*regionType=critical*sscl=a.c:40:40*escl=a.c:42:42**"));
+    for (int i = 0; i < 3; ++i) {
+        POMP2_Critical_enter(&crit, nullptr);
+        POMP2_Critical_begin(&crit);
+        POMP2_Critical_end(&crit);
+        POMP2_Critical_exit(&crit);
+    }
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* cn = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(crit)->info.id);
+    REQUIRE(cn != nullptr);
+    const auto& metrics = *thread_of(*cn, 0);
+    CHECK(metrics.visits == 3);
+    CHECK(metrics.body_count == 3);
+    CHECK(metrics.inclusive_s > 0);
+    CHECK(metrics.enter_s + metrics.body_s + metrics.exit_s == Approx(metrics.inclusive_s).epsilon(1e-9));
+}
+
+TEST_CASE("POMP2: a construct kind switched off (OMPP_DISABLE_CRITICAL) is not measured on registered handles", "[adapter]") {
+    test::ManualClock clock;
+    std::vector<std::string> diagnostics;
+    const auto lookup = [](const char* name) -> const char* {
+        return std::string_view(name) == "OMPP_DISABLE_CRITICAL" ? "1" : nullptr;
+    };
+    adapter::restart_for_testing(clock.clock(), config::Config::load(diagnostics, lookup));
+    REQUIRE(diagnostics.empty());
+    static POMP2_Region_handle crit = nullptr;
+    static POMP2_USER_Region_handle user = nullptr;
+    POMP2_Assign_handle(&crit, CTC("*regionType=critical*sscl=a.c:30:30*escl=a.c:32:32**"));
+    POMP2_USER_Assign_handle(&user, CTC("*regionType=userRegion*sscl=a.c:29:29*escl=a.c:33:33*userRegionName=u**"));
+    clock.at(100);
+    POMP2_Begin(&user, nullptr);
+    POMP2_Critical_enter(&crit, nullptr);
+    clock.at(110);
+    POMP2_Critical_begin(&crit);
+    POMP2_Critical_end(&crit);
+    clock.at(120);
+    POMP2_Critical_exit(&crit);
+    POMP2_End(&user);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* un = find_child(p, 0, NodeKind::Region, static_cast<const core::RegionRecord*>(user)->info.id);
+    REQUIRE(un != nullptr);
+    CHECK(thread_of(*un, 0)->inclusive_s == Approx(20 * kNs));
+    CHECK(find_child(p, un->id, NodeKind::Region, static_cast<const core::RegionRecord*>(crit)->info.id) == nullptr);
+    CHECK(p.warnings.empty());
 }
 
 TEST_CASE("POMP2: tasks with the old/new task handle protocol", "[adapter]") {

@@ -80,6 +80,57 @@ TEST_CASE("critical construct phases give enterT, bodyT, exitT", "[core]") {
     CHECK(metrics.inclusive_s == Approx(115 * kNs));
 }
 
+TEST_CASE("lock holds: enterT, bodyT, exitT on the node of the set; an unset ends its own lock's hold", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& locks = region("lock", 50, "lockName=locks*");
+    const auto& user = region("userRegion", 60, "userRegionName=u*");
+    int a = 0, b = 0;  // two lock objects of one init site
+    core::ThreadState& t = m.this_thread();
+    t.lock_acquired(locks, &a, 100, 130);
+    t.enter(user, 200);
+    t.lock_acquired(locks, &b, 210, 215);
+    t.lock_released(&a, 300, 304);  // not the newest hold of the region
+    t.exit(user, 400);              // holds need not nest with regions
+    t.lock_released(&b, 500, 502);
+    t.enter(user, 600);
+    t.exit(user, 610);
+    const auto p = m.build_profile();
+    const auto* at_root = find_child(p, 0, NodeKind::Region, locks.info.id);
+    const auto* un = find_child(p, 0, NodeKind::Region, user.info.id);
+    REQUIRE(at_root != nullptr);
+    REQUIRE(un != nullptr);
+    const auto* in_user = find_child(p, un->id, NodeKind::Region, locks.info.id);
+    REQUIRE(in_user != nullptr);
+    const auto& first = *thread_of(*at_root, 0);
+    CHECK(first.visits == 1);
+    CHECK(first.inclusive_s == Approx(30 * kNs));
+    CHECK(first.min_s == Approx(30 * kNs));
+    CHECK(first.max_s == Approx(30 * kNs));
+    CHECK(first.enter_s == Approx(30 * kNs));
+    CHECK(first.body_s == Approx(170 * kNs));
+    CHECK(first.body_count == 1);
+    CHECK(first.exit_s == Approx(4 * kNs));
+    const auto& second = *thread_of(*in_user, 0);
+    CHECK(second.visits == 1);
+    CHECK(second.enter_s == Approx(5 * kNs));
+    CHECK(second.body_s == Approx(285 * kNs));
+    CHECK(second.exit_s == Approx(2 * kNs));
+    // A lock's visit is in the control flow like any other: entered after
+    // its parent or the sibling left before, and left before the next one.
+    const auto count = [](const model::Node& node, std::uint32_t from) -> std::uint64_t {
+        for (const auto& pred : node.predecessors) {
+            if (pred.node == from) return pred.count;
+        }
+        return 0;
+    };
+    CHECK(count(*at_root, 0) == 1);
+    CHECK(count(*un, at_root->id) == 1);
+    CHECK(count(*un, un->id) == 1);
+    CHECK(count(*in_user, un->id) == 1);
+    CHECK(thread_of(*un, 0)->exclusive_s == Approx((210 - 5) * kNs));
+}
+
 TEST_CASE("an end without begin is a warning naming the region, measurement carries on", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());

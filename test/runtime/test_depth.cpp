@@ -80,6 +80,41 @@ TEST_CASE("a recursion deeper than the limit folds into one node per region", "[
     CHECK(writers::to_json(p)["nodes"][folded->id]["recursion_depth"] == 6);
 }
 
+TEST_CASE("a lock set below the fold point folds like any region: its wait is not the folded caller's", "[core][depth]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock(), 2);
+    const auto& rec = region("userRegion", 920, "userRegionName=recursion*");
+    const auto& locks = region("lock", 930, "lockName=deep*");
+    int lock = 0;
+    core::ThreadState& t = m.this_thread();
+    t.enter(rec, 1000);
+    t.enter(rec, 1010);  // the fold point
+    t.enter(rec, 1020);  // folded
+    t.lock_acquired(locks, &lock, 1030, 1050);
+    t.lock_released(&lock, 1060, 1061);
+    t.exit(rec, 1070);
+    t.exit(rec, 1080);
+    t.exit(rec, 1090);
+    const model::Profile p = m.build_profile();
+    const auto* outer = test::find_child(p, 0, NodeKind::Region, rec.info.id);
+    REQUIRE(outer != nullptr);
+    const auto* fold_point = test::find_child(p, outer->id, NodeKind::Region, rec.info.id);
+    REQUIRE(fold_point != nullptr);
+    const auto* folded = test::find_child(p, fold_point->id, NodeKind::Region, rec.info.id);
+    const auto* lock_node = test::find_child(p, fold_point->id, NodeKind::Region, locks.info.id);
+    REQUIRE(folded != nullptr);
+    REQUIRE(lock_node != nullptr);
+    CHECK(lock_node->recursion_depth == 1);
+    const auto& lm = *thread_of(*lock_node, 0);
+    CHECK(lm.visits == 1);
+    CHECK(lm.inclusive_s == Approx(20 * kNs));
+    CHECK(lm.enter_s == Approx(20 * kNs));
+    CHECK(lm.body_s == Approx(10 * kNs));
+    CHECK(lm.exit_s == Approx(1 * kNs));
+    // The folded visit ran 1020-1070, 20 of it waiting for the lock.
+    CHECK(thread_of(*folded, 0)->exclusive_s == Approx(30 * kNs));
+}
+
 TEST_CASE("depth 100,000 without folding: iterative walks, bounded text report", "[core][depth]") {
     test::ManualClock clock;
     constexpr int kLevels = 100000;
