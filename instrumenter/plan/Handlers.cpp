@@ -311,6 +311,11 @@ void planEnterExit(size_t I, const Directive &D, Context &Ctx) {
   Ctx.after(D, std::string("POMP2_") + S->Calls + "_exit(" + H(N) + "); }");
 }
 
+/// The test before the end call of a task creation or taskwait in ompp's
+/// output: libompp counted an untimed one at its begin, and its end would
+/// have nothing to do (POMP2_UNTIMED_DONE, pomp2_ompp.h).
+constexpr const char *UnlessUntimedDone = "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) ";
+
 /// Scheduling points: the task handle is saved and restored around them.
 void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
   struct Shape {
@@ -326,11 +331,8 @@ void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
   unsigned N = Ctx.region(I, S->Type);
   Ctx.before(D, std::string("{ POMP2_Task_handle pomp2_old_task;\nPOMP2_") + S->Begin + "(" + H(N) +
                     ", &pomp2_old_task, " + C(N) + ");");
-  // libompp counts a taskwait with nothing to wait for at its begin; its
-  // end would have nothing to do (POMP2_UNTIMED_DONE).
-  std::string Needed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible
-                           ? "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) "
-                           : "";
+  // libompp counts a taskwait with nothing to wait for at its begin.
+  std::string Needed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible ? UnlessUntimedDone : "";
   Ctx.after(D, Needed + "POMP2_" + S->End + "(" + H(N) + ", pomp2_old_task); }");
 }
 
@@ -406,9 +408,9 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
     Open += Prefix + "_create_begin(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");";
   Ctx.before(D, Open);
   // A task counted at its creation has an end with nothing to do, unless it
-  // is the outermost final one (POMP2_UNTIMED_DONE).  An untied one keeps
-  // the call: it may have moved to another thread, where the end resumes it.
-  std::string Needed = PassClauses && !KeepUntied ? "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) " : "";
+  // is the outermost final one.  An untied one keeps the call: it may have
+  // moved to another thread, where the end resumes it.
+  std::string Needed = PassClauses && !KeepUntied ? UnlessUntimedDone : "";
   Ctx.after(D, Needed + Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
   if (BodyEvents) {
     // A task counted at its creation (POMP2_UNTIMED_TASK) has no events of

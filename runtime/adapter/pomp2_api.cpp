@@ -377,12 +377,15 @@ void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Tick
     begin_team_at(m, handle, now, place, place.forker(place.team_key()));
 }
 
+// The common case's begin of a team at `now`: the master's, or a worker's
+// out of line.
+[[gnu::always_inline]] inline void begin_team(const CommonCase& c, POMP2_Region_handle* handle, ompp::core::Ticks now) {
+    if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
+}
+
 void parallel_begin(POMP2_Region_handle* handle) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
-        const auto now = c.measurement->now();
-        if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
-        return;
-    }
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+        return begin_team(c, handle, c.measurement->now());
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     begin_team_in_general(*m, handle, m->now());
@@ -415,8 +418,7 @@ void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* han
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
             const auto now = c.measurement->now();
-            if (!c.thread->parallel_begin_as_master(*c.region, now))
-                begin_team_in_general(*c.measurement, parallel, now);
+            begin_team(c, parallel, now);
             return c.thread->enter(*construct, now);
         }
     }

@@ -533,8 +533,7 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
     if (event.refused() || in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: parallel end without begin; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "parallel end without begin; ignored");
     }
     Node* barrier = join_barrier(*frame, region);
     const Ticks body = elapsed(frame->phase_mark, now);
@@ -653,8 +652,7 @@ void ThreadState::join(const RegionRecord& region, Ticks now, std::optional<Task
     if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
-        warn(&region, fmt::format("{}: join without fork; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "join without fork; ignored");
     }
     complete_team(*frame, now);
     if (frame->restores_implicit != nullptr) implicit_ = frame->restores_implicit;
@@ -954,8 +952,7 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
 [[gnu::always_inline]] inline void ThreadState::finish_task(const RegionRecord& region, Ticks now) {
     TaskContext* instance = current_;
     if (instance == implicit_) [[unlikely]] {
-        warn(&region, fmt::format("{}: task end outside a task; ignored", describe(&region)));
-        return;
+        return warn_unmatched(region, "task end outside a task; ignored");
     }
     if (instance->frames.size() > 1) [[unlikely]] {
         close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));

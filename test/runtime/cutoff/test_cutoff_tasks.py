@@ -65,7 +65,7 @@ class CutoffTasks(unittest.TestCase):
         self.assertEqual(self.fib, (987, 987))
 
     def test_every_task_counted_and_those_run_at_once_included(self):
-        fib_tasks = [line for line in (self.line("x = fib") - 1, self.line("y = fib") - 1)]
+        fib_tasks = (self.line("x = fib") - 1, self.line("y = fib") - 1)
         statistics = [s for line in fib_tasks for s in self.task_statistics(line)]
         self.assertEqual(len(statistics), 2)
         self.assertEqual(sum(s["instances"] for s in statistics), self.tasks)
