@@ -154,6 +154,30 @@ class TraceEvents(unittest.TestCase):
         self.assertEqual(len([e for e in events if e["ph"] == "f"]), self.TASKS)
 
 
+class JoinBarrierTasks(unittest.TestCase):
+    """A worker runs a task after its own Parallel_end, in the runtime's join barrier."""
+
+    def test_the_task_is_inside_the_region_and_the_team(self):
+        archive, _ = run_traced("join_barrier_tasks")
+        self.assertEqual(stats(archive)["problems"], [])
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "trace.json")
+            subprocess.run([OMPP_TRACE, "perfetto", archive, "-o", out], check=True, capture_output=True)
+            with open(out) as f:
+                slices = [e for e in json.load(f)["traceEvents"] if e["ph"] == "X"]
+        (late,) = [e for e in slices if e["name"].startswith("late")]
+        (region,) = [e for e in slices if e["tid"] == late["tid"] and e["name"].startswith("!$omp parallel")]
+        self.assertLessEqual(region["ts"], late["ts"])
+        self.assertGreaterEqual(region["ts"] + region["dur"], late["ts"] + late["dur"], (region, late))
+
+    def test_the_masters_join_waits_for_the_task(self):
+        archive, _ = run_traced("join_barrier_tasks")
+        steps = graph_json(archive)["steps"]
+        (late,) = [s for s in steps if s["work"] and s["region"].startswith("late @")]
+        self.assertGreaterEqual(late["duration_s"], 0.025, steps)
+        self.assertEqual(steps[-1]["step"], "join", steps)
+
+
 class Graph(unittest.TestCase):
     def dot_nodes(self, tasks):
         """ompp-view graph of trace_events with `tasks` tasks: its node count (the critical path printed)."""

@@ -5,16 +5,10 @@
  * its 40 ms between the tasks: in the implicit barrier where the thread
  * is, not "outside any region" for want of a running task. */
 #include <stdatomic.h>
-#include <time.h>
 #include <omp.h>
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
-
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
+#include "by_hand.h"
 
 static POMP2_Region_handle parallel_region, task_region;
 static POMP2_USER_Region_handle first_region, second_region;
@@ -27,14 +21,6 @@ static const char second_ctc[] =
     "80*regionType=userRegion*sscl=barrier_after_task.c:31:31*escl=barrier_after_task.c:31:31*userRegionName=second**";
 
 static atomic_llong tasks[2];  /* the tasks' handles, for thread 1; 0: not yet */
-
-static void run_task(POMP2_Task_handle task, POMP2_USER_Region_handle* work, const char* work_ctc, long ms) {
-    POMP2_Task_begin(&task_region, task);
-    POMP2_Begin(work, work_ctc);
-    sleep_ms(ms);
-    POMP2_End(work);
-    POMP2_Task_end(&task_region);
-}
 
 int main(void) {
     POMP2_Task_handle old_task;
@@ -54,9 +40,9 @@ int main(void) {
         } else {
             while (atomic_load(&tasks[1]) == 0) sleep_ms(1);
             POMP2_Implicit_barrier_enter(&parallel_region, &at_barrier);
-            run_task((POMP2_Task_handle)atomic_load(&tasks[0]), &first_region, first_ctc, 2);
+            run_task_by_hand(&task_region, (POMP2_Task_handle)atomic_load(&tasks[0]), &first_region, first_ctc, 2);
             sleep_ms(40);
-            run_task((POMP2_Task_handle)atomic_load(&tasks[1]), &second_region, second_ctc, 30);
+            run_task_by_hand(&task_region, (POMP2_Task_handle)atomic_load(&tasks[1]), &second_region, second_ctc, 30);
         }
 #pragma omp barrier
         POMP2_Implicit_barrier_exit(&parallel_region, at_barrier);

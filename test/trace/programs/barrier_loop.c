@@ -4,17 +4,11 @@
  * through every slow step, alternating threads: the same few steps 30
  * times, which its text prints once with the count. */
 #include <omp.h>
-#include <time.h>
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
+#include "by_hand.h"
 
 enum { kSteps = 30 };
-
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
 
 static POMP2_Region_handle parallel_region, barrier_region;
 static POMP2_USER_Region_handle slow_region, fast_region;

@@ -6,16 +6,10 @@
  * critical path runs through A's 60 ms, not through the master waiting in
  * its taskwait after B. */
 #include <stdatomic.h>
-#include <time.h>
 #include <omp.h>
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
-
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
+#include "by_hand.h"
 
 static POMP2_Region_handle parallel_region, task_region, taskwait_region;
 static POMP2_USER_Region_handle long_region, short_region;
@@ -29,14 +23,6 @@ static const char short_ctc[] =
 
 static atomic_llong task_a;        /* A's handle, for thread 1; 0: not yet */
 static atomic_int a_completed;
-
-static void run_task(POMP2_Task_handle task, POMP2_USER_Region_handle* work, const char* work_ctc, long ms) {
-    POMP2_Task_begin(&task_region, task);
-    POMP2_Begin(work, work_ctc);
-    sleep_ms(ms);
-    POMP2_End(work);
-    POMP2_Task_end(&task_region);
-}
 
 int main(void) {
     POMP2_Task_handle old_task;
@@ -54,7 +40,7 @@ int main(void) {
             POMP2_Task_create_end(&task_region, creator);
             POMP2_Task_handle waiting;
             POMP2_Taskwait_begin(&taskwait_region, &waiting, taskwait_ctc);
-            run_task(b, &short_region, short_ctc, 5);
+            run_task_by_hand(&task_region, b, &short_region, short_ctc, 5);
             while (!atomic_load(&a_completed)) sleep_ms(1);
             POMP2_Taskwait_end(&taskwait_region, waiting);
             POMP2_Implicit_barrier_enter(&parallel_region, &at_barrier);
@@ -62,7 +48,7 @@ int main(void) {
             long long a;
             while ((a = atomic_load(&task_a)) == 0) sleep_ms(1);
             POMP2_Implicit_barrier_enter(&parallel_region, &at_barrier);
-            run_task((POMP2_Task_handle)a, &long_region, long_ctc, 60);
+            run_task_by_hand(&task_region, (POMP2_Task_handle)a, &long_region, long_ctc, 60);
             atomic_store(&a_completed, 1);
         }
 #pragma omp barrier
