@@ -96,6 +96,8 @@ struct CounterMarks {
 // The implicit task of a thread or one explicit task instance.
 struct TaskContext {
     TaskHandle handle = 0;
+    // An instance's construct and its task_root, kept when the context is
+    // recycled (ThreadState::start_task reuses the root for the same construct).
     const RegionRecord* region = nullptr;
     Node* root = nullptr;  // the thread root, or the task_root of the instance's construct
     std::vector<Frame> frames;
@@ -411,6 +413,9 @@ private:
     }
     void start_cpu_sample(Frame& frame, Ticks now);
     void finish_cpu_sample(Frame& frame, Ticks body);
+    // The running explicit task stops running: its stub on the implicit
+    // task (the time it ran at this scheduling point) ends.
+    void leave_stub(Ticks now);
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);

@@ -331,6 +331,43 @@ TEST_CASE("task profiling: undeferred task inside its creation, nested in anothe
     CHECK(p.warnings.empty());
 }
 
+// Task contexts are recycled; one keeps the task root of the construct its
+// last instance ran (ThreadState::start_task), so instances of constructs
+// run in turn must still each land under their own task root, and a
+// finished instance's context starts its next instance unsuspended.
+TEST_CASE("task profiling: recycled task contexts of different constructs in turn", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& task_a = region("task", 140);
+    const auto& task_b = region("task", 142);
+    const auto& inner = region("userRegion", 144, "userRegionName=inner");
+    core::ThreadState& t = m.this_thread();
+    core::Ticks now = 1000;
+    for (const auto* construct : {&task_a, &task_b, &task_a, &task_b, &task_b}) {
+        t.task_begin(*construct, t.new_task_handle(), now);
+        t.enter(inner, now + 10);
+        t.exit(inner, now + 20);
+        t.task_end(*construct, now + (construct == &task_a ? 30 : 50));
+        now += 100;
+    }
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* root_a = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
+    const auto* root_b = find_child(p, 0, NodeKind::TaskRoot, task_b.info.id);
+    REQUIRE(root_a != nullptr);
+    REQUIRE(root_b != nullptr);
+    CHECK(thread_of(*root_a, 0)->visits == 2);
+    CHECK(thread_of(*root_b, 0)->visits == 3);
+    CHECK(thread_of(*root_a, 0)->inclusive_s == Approx(60 * kNs));
+    CHECK(thread_of(*root_b, 0)->inclusive_s == Approx(150 * kNs));
+    for (const auto* root : {root_a, root_b}) {
+        const auto* visits_inside = find_child(p, root->id, NodeKind::Region, inner.info.id);
+        REQUIRE(visits_inside != nullptr);
+        CHECK(thread_of(*visits_inside, 0)->visits == thread_of(*root, 0)->visits);
+    }
+    CHECK(p.warnings.empty());
+}
+
 TEST_CASE("task profiling: instances begun with handles never created (taskloop)", "[tasks]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
