@@ -733,13 +733,29 @@ void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle t
 }
 
 [[gnu::always_inline]] inline void ThreadState::leave_stub(Ticks now) {
-    auto& frames = implicit_->frames;
-    if (!frames.empty() && frames.back().node->kind == NodeKind::TaskStub) {
+    if (Node* stub = std::exchange(current_->stub, nullptr)) [[likely]] {
+        const Ticks ran = elapsed(current_->stub_entered, now);
+        task_time_ += ran;
+        stub->metrics.record_visit(ran);
+    } else {
+        auto& frames = implicit_->frames;
+        if (frames.empty() || frames.back().node->kind != NodeKind::TaskStub) [[unlikely]] return;
         task_time_ += elapsed(frames.back().entered, now);
         pop(*implicit_, now);
-        // Tasks run in a join barrier are no wait there.
-        if (arrival_slot_ != nullptr) arrival_slot_->tasks.store(task_time_ - tasks_at_arrival_, std::memory_order_relaxed);
     }
+    // Tasks run in a join barrier are no wait there.
+    if (arrival_slot_ != nullptr) arrival_slot_->tasks.store(task_time_ - tasks_at_arrival_, std::memory_order_relaxed);
+}
+
+[[gnu::always_inline]] inline void ThreadState::enter_stub(TaskContext& target, Ticks now) {
+    TaskContext& host = *implicit_;
+    if (counters_ == nullptr && !folds_under(host, host.current_node())) [[likely]] {
+        target.stub = visit_without_frame(host, NodeKind::TaskStub, *target.region);
+        target.stub_entered = now;
+        return;
+    }
+    target.stub = nullptr;
+    push(host, NodeKind::TaskStub, *target.region, now);
 }
 
 [[gnu::always_inline]] inline void ThreadState::switch_to(TaskContext& target, Ticks now) {
@@ -763,7 +779,7 @@ void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle t
                 }
             }
         }
-        push(*implicit_, NodeKind::TaskStub, *target.region, now);
+        enter_stub(target, now);
     }
 }
 
@@ -996,6 +1012,7 @@ void ThreadState::close_open_regions(Ticks now) {
     // their time up to now counts, suspension excluded as usual.
     while (!active_.empty()) {
         TaskContext* instance = active_.back();
+        if (Node* stub = std::exchange(instance->stub, nullptr)) stub->metrics.record_visit(elapsed(instance->stub_entered, now));
         if (instance->suspended) {
             instance->suspended_total += elapsed(instance->suspended_since, now);
             instance->suspended = false;

@@ -136,6 +136,14 @@ struct TaskContext {
     // it is unchanged, no task created since may have been deferred, so a
     // taskwait there has nothing to wait for.
     std::uint64_t tasks_created_at_include = 0;
+    // While the instance runs: its stub (ThreadState::enter_stub) when that
+    // is no frame, and when it began running there.  The implicit task it
+    // hangs under makes no event meanwhile, so a frame there is not needed:
+    // the visit's control flow is counted at its start and its time is its
+    // whole span (that implicit task is not suspended while one of its
+    // tasks runs).
+    Node* stub = nullptr;
+    Ticks stub_entered = 0;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
     // Where the node this context left last is kept (control flow): in the
@@ -413,8 +421,12 @@ private:
     }
     void start_cpu_sample(Frame& frame, Ticks now);
     void finish_cpu_sample(Frame& frame, Ticks body);
-    // The running explicit task stops running: its stub on the implicit
-    // task (the time it ran at this scheduling point) ends.
+    // An explicit task starts or stops running at the implicit task's
+    // scheduling point: its visit of the stub there (the time it ran)
+    // begins or ends.  Usually a visit without a frame (TaskContext::stub);
+    // a stub that folds, or whose counters are read, is a frame on the
+    // implicit task.
+    void enter_stub(TaskContext& target, Ticks now);
     void leave_stub(Ticks now);
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.

@@ -514,6 +514,13 @@ TEST_CASE("program end closes every thread's open regions, task instances includ
     const auto* tw = find_child(p, par_node->id, NodeKind::Region, taskwait.info.id);
     REQUIRE(tw != nullptr);
     CHECK(thread_of(*tw, 1)->inclusive_s == Approx(800 * kNs));
+    // The instance was running there: its time at the taskwait (its stub,
+    // no frame while it runs) counts up to the end too.
+    const auto* stub = find_child(p, tw->id, NodeKind::TaskStub, task_a.info.id);
+    REQUIRE(stub != nullptr);
+    REQUIRE(thread_of(*stub, 1) != nullptr);
+    CHECK(thread_of(*stub, 1)->task_switches == 1);
+    CHECK(thread_of(*stub, 1)->inclusive_s == Approx(700 * kNs));
     std::size_t marked = 0;
     for (const auto& warning : p.warnings) {
         if (warning.text.find("still open at program end") != std::string::npos) marked += warning.occurrences;
