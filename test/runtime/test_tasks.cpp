@@ -27,6 +27,13 @@ void require_no_negative_exclusive(const model::Profile& p) {
     }
 }
 
+// The task_root node of `construct` under the thread root; the test stops without one.
+const model::Node& task_root_of(const model::Profile& p, const core::RegionRecord& construct) {
+    const auto* node = find_child(p, 0, NodeKind::TaskRoot, construct.info.id);
+    REQUIRE(node != nullptr);
+    return *node;
+}
+
 }  // namespace
 
 // The seed's Fig. 6-11: two instances of task construct A are created, the
@@ -318,10 +325,8 @@ TEST_CASE("task profiling: undeferred task inside its creation, nested in anothe
 
     const auto p = m.build_profile();
     require_no_negative_exclusive(p);
-    const auto* outer_root = find_child(p, 0, NodeKind::TaskRoot, outer.info.id);
-    const auto* inner_root = find_child(p, 0, NodeKind::TaskRoot, inner.info.id);
-    REQUIRE(outer_root != nullptr);
-    REQUIRE(inner_root != nullptr);
+    const auto* outer_root = &task_root_of(p, outer);
+    const auto* inner_root = &task_root_of(p, inner);
     // The outer task was suspended while the inner one ran (1020-1060).
     CHECK(thread_of(*outer_root, 0)->inclusive_s == Approx(60 * kNs));
     CHECK(thread_of(*inner_root, 0)->inclusive_s == Approx(30 * kNs));
@@ -352,10 +357,8 @@ TEST_CASE("task profiling: recycled task contexts of different constructs in tur
     }
     const auto p = m.build_profile();
     require_no_negative_exclusive(p);
-    const auto* root_a = find_child(p, 0, NodeKind::TaskRoot, task_a.info.id);
-    const auto* root_b = find_child(p, 0, NodeKind::TaskRoot, task_b.info.id);
-    REQUIRE(root_a != nullptr);
-    REQUIRE(root_b != nullptr);
+    const auto* root_a = &task_root_of(p, task_a);
+    const auto* root_b = &task_root_of(p, task_b);
     CHECK(thread_of(*root_a, 0)->visits == 2);
     CHECK(thread_of(*root_b, 0)->visits == 3);
     CHECK(thread_of(*root_a, 0)->inclusive_s == Approx(60 * kNs));
