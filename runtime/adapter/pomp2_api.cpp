@@ -21,6 +21,9 @@ namespace {
 
 using ompp::adapter::gate;
 using ompp::adapter::measured;
+using ompp::adapter::record;
+using ompp::adapter::recorded;
+using ompp::adapter::recorded_now;
 using ompp::adapter::traced;
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
@@ -51,29 +54,34 @@ struct CommonCase {
     const RegionRecord* region = nullptr;
 };
 
-[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+template <bool Untraced>
+[[gnu::always_inline]] inline CommonCase checked_case(POMP2_Region_handle* handle) {
     Measurement* m = ompp::adapter::g_gate.load(std::memory_order_acquire);
-    if (m == nullptr || handle == nullptr) [[unlikely]] return {};
+    if (m == nullptr || handle == nullptr || (Untraced && ompp::trace::recording())) [[unlikely]] return {};
     const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
     if (region == nullptr) [[unlikely]] return {};
     return {m, m->known_thread(), region};
 }
 
-// The common case of an event whose traced form takes the general path (a
-// team's begin: once per thread and team).
+[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) { return checked_case<false>(handle); }
+
+// The common case of an event whose traced form takes the general path: a
+// team's begin (once per thread and team) and a task's creation, whose
+// untraced common case would keep one more register live (a push and a
+// pop) if it tested recording() after the thread's lookup.
 [[gnu::always_inline]] inline CommonCase untraced_common_case(POMP2_Region_handle* handle) {
-    if (ompp::trace::recording()) [[unlikely]] return {};
-    return common_case(handle);
+    return checked_case<true>(handle);
 }
 
 // An operation of the common case while a trace is recorded: the record,
 // then the operation, at `now`.  (The traced forms take what they need in
 // registers, not a CommonCase in memory, so that the jump to them needs no
 // stack frame either.)
-template <typename Operation>
+template <bool Slowly = false, typename Operation>
 [[gnu::noinline]] void traced_operation(ThreadState& thread, const RegionRecord& region, E event,
                                         ompp::core::Ticks now, Operation operation) {
-    traced(thread, event, region, now);
+    if (!recorded<Slowly>(thread, event, region, now)) [[unlikely]]
+        return traced_operation<true>(thread, region, event, now, operation);
     operation(thread, region, now);
 }
 
@@ -121,8 +129,8 @@ void exit(POMP2_Region_handle* handle, K fallback) {
 // count(), below.
 [[gnu::noinline]] void count_traced(Measurement& m, ThreadState& thread, const RegionRecord& region) {
     const auto now = m.now();
-    traced(thread, E::Enter, region, now);
-    traced(thread, E::Leave, region, now);
+    record(thread, E::Enter, region, now);
+    record(thread, E::Leave, region, now);
     thread.count(region);
 }
 [[gnu::noinline]] void count_in_general(POMP2_Region_handle* handle, const char* ctc, K fallback) {
@@ -145,14 +153,6 @@ void end_body(POMP2_Region_handle* handle, K fallback) {
 
 // Scheduling points: the old-task variable gets the current task on entry
 // and brings it back on exit, where the thread may have switched tasks.
-[[gnu::always_inline]] inline void enter_measured_scheduling_point(Measurement& m, ThreadState& thread,
-                                                                   const RegionRecord& region,
-                                                                   POMP2_Task_handle* old_task, NK node_kind) {
-    const auto now = m.now();
-    traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
-    thread.enter_scheduling_point(region, now, old_task, node_kind);
-}
-
 void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_task, const char* ctc, K fallback,
                             NK node_kind = NK::Region) {
     Measurement* m = gate();
@@ -166,7 +166,9 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
         if (old_task != nullptr) *old_task = thread.current_task();
         return;
     }
-    enter_measured_scheduling_point(*m, thread, region, old_task, node_kind);
+    const auto now = m->now();
+    traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
+    thread.enter_scheduling_point(region, now, old_task, node_kind);
 }
 
 void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
@@ -186,9 +188,14 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
            static_cast<std::uint64_t>(old_task));
     thread.exit_scheduling_point(region, old_task, now, node_kind);
 }
+template <bool Slowly = false>
 [[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                     POMP2_Task_handle old_task, NK node_kind) {
-    exit_measured_scheduling_point(m, thread, region, old_task, node_kind);
+    const auto now = recorded_now<Slowly>(m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                                                      : E::SchedulingLeave,
+                                          region, static_cast<std::uint64_t>(old_task));
+    if (!now) [[unlikely]] return exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind);
+    thread.exit_scheduling_point(region, old_task, *now, node_kind);
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -214,17 +221,15 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
 
 // A task construct's task run inside its creation needs no clock
 // (ThreadState::construct_task_begin), except for its record; a taskloop's
-// tasks always run apart from the taskloop's own events.
+// tasks always run apart from the taskloop's own events.  Traced, the
+// record comes first, so that the operation stays a tail call.
+template <bool Slowly = false>
 [[gnu::noinline]] void task_begin_traced(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                         POMP2_Task_handle task, K fallback) {
-    if (fallback == K::Task) {
-        thread.construct_task_begin(region, task);
-        traced(thread, E::TaskBegin, region, m.now(), task);
-    } else {
-        const auto now = m.now();
-        traced(thread, E::TaskBegin, region, now, task);
-        thread.task_begin(region, task, now);
-    }
+    const auto now = recorded_now<Slowly>(m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task));
+    if (!now) [[unlikely]] return task_begin_traced<true>(m, thread, region, task, fallback);
+    if (fallback == K::Task) return thread.construct_task_begin(region, task);
+    thread.task_begin(region, task, *now);
 }
 
 [[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
@@ -245,15 +250,12 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     task_begin_in_general(handle, task, fallback);
 }
 
+template <bool Slowly = false>
 [[gnu::noinline]] void task_end_traced(Measurement& m, ThreadState& thread, const RegionRecord& region, K fallback) {
-    if (fallback == K::Task) {
-        thread.construct_task_end(region);
-        traced(thread, E::TaskEnd, region, m.now());
-    } else {
-        const auto now = m.now();
-        traced(thread, E::TaskEnd, region, now);
-        thread.task_end(region, now);
-    }
+    const auto now = recorded_now<Slowly>(m, thread, E::TaskEnd, region);
+    if (!now) [[unlikely]] return task_end_traced<true>(m, thread, region, fallback);
+    if (fallback == K::Task) return thread.construct_task_end(region);
+    thread.task_end(region, *now);
 }
 
 [[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
@@ -295,8 +297,10 @@ struct TaskClauses {
     bool final_clause;
 };
 
-[[gnu::always_inline]] inline void create_timed_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
-                                                     POMP2_Task_handle* new_task, POMP2_Task_handle* old_task) {
+[[gnu::always_inline]] inline void create_measured_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
+                                                        POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
+                                                        TaskClauses clauses) {
+    if (clauses.passed) return thread.create_task(region, clauses.if_clause, clauses.final_clause, new_task, old_task);
     const TaskHandle task = thread.new_task_handle();
     if (new_task != nullptr) *new_task = task;
     const auto now = m.now();
@@ -304,23 +308,12 @@ struct TaskClauses {
     thread.enter_scheduling_point(region, now, old_task);
 }
 
-// A trace has every task: tracing measures them as OPARI2's output is
-// measured, whatever their clauses.
-[[gnu::noinline]] void create_traced_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
-                                          POMP2_Task_handle* new_task, POMP2_Task_handle* old_task) {
-    create_timed_task(m, thread, region, new_task, old_task);
-}
-
-[[gnu::always_inline]] inline void create_measured_task(const CommonCase& c, POMP2_Task_handle* new_task,
-                                                        POMP2_Task_handle* old_task, TaskClauses clauses) {
-    if (ompp::trace::recording()) [[unlikely]] return create_traced_task(*c.measurement, *c.thread, *c.region, new_task, old_task);
-    if (clauses.passed)
-        return c.thread->create_task(*c.region, clauses.if_clause, clauses.final_clause, new_task, old_task);
-    create_timed_task(*c.measurement, *c.thread, *c.region, new_task, old_task);
-}
-
 [[gnu::noinline]] void create_task_in_general(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
+    // A trace has every task: tracing measures them as OPARI2's output is
+    // measured, whatever their clauses.
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && ompp::trace::recording())
+        return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, {});
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -329,13 +322,15 @@ struct TaskClauses {
         return;
     }
     ThreadState& thread = m->this_thread();
-    create_measured_task({m, &thread, &region_of(handle, ctc, K::Task)}, new_task, old_task, clauses);
+    const RegionRecord& region = region_of(handle, ctc, K::Task);
+    if (clauses.passed && ompp::trace::recording()) [[unlikely]] clauses = {};
+    create_measured_task(*m, thread, region, new_task, old_task, clauses);
 }
 
 [[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
                                                POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
-        return create_measured_task(c, new_task, old_task, clauses);
+    if (const CommonCase c = untraced_common_case(handle); c.thread != nullptr) [[likely]]
+        return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, clauses);
     create_task_in_general(handle, new_task, old_task, ctc, clauses);
 }
 
@@ -636,9 +631,11 @@ OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old
             [=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
             [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });
 }
+// The barriers' exits are inlined, as they were before their common case
+// had a traced form, whatever GCC's inliner makes of its size.
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
-            [=] { exit_scheduling_point(h, old_task, K::Barrier); });
+            [=]() __attribute__((always_inline)) { exit_scheduling_point(h, old_task, K::Barrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
     watched([=] { return ompp::deadlock::try_barrier_waiting(RegionRegistry::known(*h)); },
@@ -647,7 +644,9 @@ OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_ha
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
-            [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
+            [=]() __attribute__((always_inline)) {
+                exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
+            });
 }
 OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
     critical_watched<ompp::deadlock::Step::Wait>(h, ctc, [=] { enter(h, ctc, K::Critical); });
@@ -740,9 +739,12 @@ OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
 // A taskwait with nothing to wait for (ThreadState::begin_taskwait)
 // is counted without a clock.
+// Traced, every taskwait is measured, and traced, as a scheduling point.
 [[gnu::noinline]] void begin_traced_taskwait(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                             POMP2_Task_handle* old_task) {
-    enter_measured_scheduling_point(m, thread, region, old_task, NK::Region);
+    const auto now = m.now();
+    record(thread, E::Enter, region, now);
+    thread.enter_scheduling_point(region, now, old_task);
 }
 [[gnu::noinline]] void begin_taskwait_in_general(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
                                                 const char ctc[]) {
