@@ -43,11 +43,12 @@ const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fa
 // thread seen before, the handle's region registered.  Anything else (a
 // null thread) takes the event's general path, out of line, so that the
 // common one keeps nothing across a call and ends in a tail call into the
-// thread's state.  A trace being recorded is the common case too: each
-// event's common case tests recording() where it would call the thread's
-// operation and, if so, jumps to the operation's traced form, out of line
-// (a record's store, and the call its full chunk may make, would otherwise
-// cost the untraced event a stack frame).
+// thread's state.  A trace being recorded is the common case too: the event
+// tests recording() just before the thread's operation and, if so, jumps
+// to the event's traced form, out of line (the record, and the call a full
+// chunk makes, would otherwise cost the untraced event registers and a
+// stack frame).  Where that test would keep one more register live, the
+// event uses untraced_common_case() instead.
 struct CommonCase {
     Measurement* measurement = nullptr;
     ThreadState* thread = nullptr;
@@ -63,7 +64,9 @@ template <bool Untraced>
     return {m, m->known_thread(), region};
 }
 
-[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) { return checked_case<false>(handle); }
+[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+    return checked_case<false>(handle);
+}
 
 // The common case of an event whose traced form takes the general path: a
 // team's begin (once per thread and team) and a task's creation, whose
@@ -109,7 +112,8 @@ template <typename Operation>
     if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind) &&
                                                   c.measurement->clock().reads_without_call()) [[likely]] {
         const auto now = c.measurement->clock().read_without_call();
-        if (ompp::trace::recording()) [[unlikely]] return traced_operation(*c.thread, *c.region, event, now, operation);
+        if (ompp::trace::recording()) [[unlikely]]
+            return traced_operation(*c.thread, *c.region, event, now, operation);
         return operation(*c.thread, *c.region, now);
     }
     on_region_in_general(handle, ctc, fallback, event, operation);
@@ -179,15 +183,6 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     count_in_general(handle, ctc, fallback);
 }
 
-// A measured scheduling point left at the clock's time, traced.
-[[gnu::always_inline]] inline void exit_measured_scheduling_point(Measurement& m, ThreadState& thread,
-                                                                  const RegionRecord& region,
-                                                                  POMP2_Task_handle old_task, NK node_kind) {
-    const auto now = m.now();
-    traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave : E::SchedulingLeave, region, now,
-           static_cast<std::uint64_t>(old_task));
-    thread.exit_scheduling_point(region, old_task, now, node_kind);
-}
 template <bool Slowly = false>
 [[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                     POMP2_Task_handle old_task, NK node_kind) {
@@ -203,17 +198,22 @@ template <bool Slowly = false>
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (measured(region.info.kind)) return exit_measured_scheduling_point(*m, thread, region, old_task, node_kind);
     const auto now = m->now();
-    traced(thread, E::Resume, region, now, static_cast<std::uint64_t>(old_task));
-    thread.resume(old_task, now);
+    const RegionRecord& region = region_of(handle, nullptr, fallback);
+    const bool measure = measured(region.info.kind);
+    traced(thread, !measure                          ? E::Resume
+                   : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                      : E::SchedulingLeave,
+           region, now, static_cast<std::uint64_t>(old_task));
+    if (!measure) return thread.resume(old_task, now);
+    thread.exit_scheduling_point(region, old_task, now, node_kind);
 }
 
 [[gnu::always_inline]] inline void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
                                                          K fallback, NK node_kind = NK::Region) {
     if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
-        if (ompp::trace::recording()) [[unlikely]] return exit_traced_scheduling_point(*c.measurement, *c.thread, *c.region, old_task, node_kind);
+        if (ompp::trace::recording()) [[unlikely]]
+            return exit_traced_scheduling_point(*c.measurement, *c.thread, *c.region, old_task, node_kind);
         return c.thread->exit_scheduling_point(*c.region, old_task, c.measurement->now(), node_kind);
     }
     exit_scheduling_point_in_general(handle, old_task, fallback, node_kind);
@@ -233,7 +233,8 @@ template <bool Slowly = false>
 }
 
 [[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
-    if (ompp::trace::recording()) [[unlikely]] return task_begin_traced(*c.measurement, *c.thread, *c.region, task, fallback);
+    if (ompp::trace::recording()) [[unlikely]]
+        return task_begin_traced(*c.measurement, *c.thread, *c.region, task, fallback);
     if (fallback == K::Task) return c.thread->construct_task_begin(*c.region, task);
     return c.thread->task_begin(*c.region, task, c.measurement->now());
 }
@@ -246,7 +247,8 @@ template <bool Slowly = false>
 }
 
 [[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] return task_begin_of(c, task, fallback);
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+        return task_begin_of(c, task, fallback);
     task_begin_in_general(handle, task, fallback);
 }
 
@@ -259,7 +261,8 @@ template <bool Slowly = false>
 }
 
 [[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
-    if (ompp::trace::recording()) [[unlikely]] return task_end_traced(*c.measurement, *c.thread, *c.region, fallback);
+    if (ompp::trace::recording()) [[unlikely]]
+        return task_end_traced(*c.measurement, *c.thread, *c.region, fallback);
     if (fallback == K::Task) return c.thread->construct_task_end(*c.region);
     return c.thread->task_end(*c.region, c.measurement->now());
 }
@@ -738,8 +741,8 @@ OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
 // A taskwait with nothing to wait for (ThreadState::begin_taskwait)
-// is counted without a clock.
-// Traced, every taskwait is measured, and traced, as a scheduling point.
+// is counted without a clock.  Tracing, every taskwait is measured, and
+// traced, as a scheduling point.
 [[gnu::noinline]] void begin_traced_taskwait(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                             POMP2_Task_handle* old_task) {
     const auto now = m.now();
@@ -750,7 +753,6 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
                                                 const char ctc[]) {
     Measurement* m = gate();
     const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
-    // Tracing: every taskwait is measured, and traced, as a scheduling point.
     if (region == nullptr || !measured(region->info.kind) || ompp::trace::recording()) [[unlikely]] {
         enter_scheduling_point(h, old_task, ctc, K::Taskwait);
         return;
@@ -759,7 +761,8 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
 }
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     if (const CommonCase c = common_case(h); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
-        if (ompp::trace::recording()) [[unlikely]] return begin_traced_taskwait(*c.measurement, *c.thread, *c.region, old_task);
+        if (ompp::trace::recording()) [[unlikely]]
+            return begin_traced_taskwait(*c.measurement, *c.thread, *c.region, old_task);
         *old_task = c.thread->begin_taskwait(*c.region);
         return;
     }
