@@ -27,6 +27,9 @@ namespace {
 
 #define CTC(body) (std::to_string(std::string(body).size()) + std::string(body)).c_str()
 
+// A region's descriptor kept for several calls (CTC's lives for one).
+std::string ctc(const std::string& body) { return std::to_string(body.size()) + body; }
+
 std::uint32_t region_id(POMP2_Region_handle handle) {
     return handle != nullptr ? static_cast<const core::RegionRecord*>(handle)->info.id : 0;
 }
@@ -119,10 +122,10 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
         expected.add(E::Enter, &counted);
         expected.add(E::Leave, &counted);
 
-        const char* crit_ctc = CTC("*regionType=critical*sscl=t.c:7:7*escl=t.c:9:9**");
+        const std::string crit_ctc = ctc("*regionType=critical*sscl=t.c:7:7*escl=t.c:9:9**");
         for (const auto& [call, event] : {std::pair{0, E::Enter}, {1, E::BodyBegin}, {2, E::BodyEnd}, {3, E::Leave}}) {
             expected.tick();
-            if (call == 0) POMP2_Critical_enter(&crit, crit_ctc);
+            if (call == 0) POMP2_Critical_enter(&crit, crit_ctc.c_str());
             if (call == 1) POMP2_Critical_begin(&crit);
             if (call == 2) POMP2_Critical_end(&crit);
             if (call == 3) POMP2_Critical_exit(&crit);
@@ -162,12 +165,12 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
         POMP2_Master_end(&master);
         expected.add(E::Leave, &master);
 
-        const char* sections_ctc = CTC("*regionType=sections*sscl=t.c:18:18*escl=t.c:22:22*numSections=1**");
+        const std::string sections_ctc = ctc("*regionType=sections*sscl=t.c:18:18*escl=t.c:22:22*numSections=1**");
         expected.tick();
-        POMP2_Sections_enter(&sections, sections_ctc);
+        POMP2_Sections_enter(&sections, sections_ctc.c_str());
         expected.add(E::Enter, &sections);
         expected.tick();
-        POMP2_Section_begin(&sections, sections_ctc);
+        POMP2_Section_begin(&sections, sections_ctc.c_str());
         expected.add(E::BodyBegin, &sections);
         expected.tick();
         POMP2_Section_end(&sections);
@@ -198,14 +201,14 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
 
         // A deferred task, then one whose if clause ompp's output passes:
         // traced, both are measured (OPARI2's meaning).
-        const char* task_ctc = CTC("*regionType=task*sscl=t.c:26:26*escl=t.c:28:28**");
+        const std::string task_ctc = ctc("*regionType=task*sscl=t.c:26:26*escl=t.c:28:28**");
         for (const bool passes_if : {false, true}) {
             POMP2_Task_handle new_task, creator;
             expected.tick();
             if (passes_if) {
-                POMP2_Task_create_begin_final(&task, &new_task, &creator, 0, 0, task_ctc);
+                POMP2_Task_create_begin_final(&task, &new_task, &creator, 0, 0, task_ctc.c_str());
             } else {
-                POMP2_Task_create_begin(&task, &new_task, &creator, 1, task_ctc);
+                POMP2_Task_create_begin(&task, &new_task, &creator, 1, task_ctc.c_str());
             }
             CHECK(new_task != POMP2_UNTIMED_TASK);
             expected.add(E::TaskCreate, &task, new_task);
