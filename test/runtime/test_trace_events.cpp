@@ -10,6 +10,8 @@
 #include <pomp2/pomp2_user_lib.h>
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,14 @@ public:
     // `handle` is read when the events are compared: the call registers it.
     void add(E event, POMP2_Region_handle* handle, std::optional<std::uint64_t> value = std::nullopt) {
         events_.push_back({event, handle, now_, value});
+    }
+    // `call` at a new time, which records `event` on `handle`, with the
+    // value `*value` has after the call unless it is null.
+    template <typename Call>
+    void step(Call call, E event, POMP2_Region_handle* handle, const POMP2_Task_handle* value = nullptr) {
+        tick();
+        call();
+        add(event, handle, value != nullptr ? std::optional<std::uint64_t>(*value) : std::nullopt);
     }
     // The recorded events, described as the expected ones are (values left
     // out where none is expected), and the expected ones.
@@ -96,202 +106,131 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
     Expected expected(clock);
     for (int round = 0; round < 2; ++round) {
         POMP2_Task_handle old_task, at;
-        expected.tick();
-        POMP2_Parallel_fork(&par, 1, 1, &old_task, CTC("*regionType=parallel*sscl=t.c:1:1*escl=t.c:99:99**"));
-        expected.add(E::Fork, &par);
-        expected.tick();
-        POMP2_Parallel_begin(&par);
-        expected.add(E::TeamBegin, &par);
-
-        expected.tick();
-        POMP2_Begin(&user, CTC("*regionType=userRegion*sscl=t.c:2:2*escl=t.c:3:3*userRegionName=u**"));
-        expected.add(E::Enter, &user);
-        expected.tick();
-        POMP2_End(&user);
-        expected.add(E::Leave, &user);
-
-        expected.tick();
-        POMP2_Atomic_enter(&atomic, CTC("*regionType=atomic*sscl=t.c:4:4*escl=t.c:5:5**"));
-        expected.add(E::Enter, &atomic);
-        expected.tick();
-        POMP2_Atomic_exit(&atomic);
-        expected.add(E::Leave, &atomic);
+        using Calls = std::initializer_list<std::pair<std::function<void()>, E>>;
+        const auto on = [&](POMP2_Region_handle* handle, Calls calls) {
+            for (const auto& [call, event] : calls) expected.step(call, event, handle);
+        };
+        expected.step(
+            [&] {
+                POMP2_Parallel_fork(&par, 1, 1, &old_task, CTC("*regionType=parallel*sscl=t.c:1:1*escl=t.c:99:99**"));
+            },
+            E::Fork, &par);
+        expected.step([&] { POMP2_Parallel_begin(&par); }, E::TeamBegin, &par);
+        on(&user, {{[&] {
+                        POMP2_Begin(&user, CTC("*regionType=userRegion*sscl=t.c:2:2*escl=t.c:3:3*userRegionName=u**"));
+                    },
+                    E::Enter},
+                   {[&] { POMP2_End(&user); }, E::Leave}});
+        on(&atomic, {{[&] { POMP2_Atomic_enter(&atomic, CTC("*regionType=atomic*sscl=t.c:4:4*escl=t.c:5:5**")); },
+                      E::Enter},
+                     {[&] { POMP2_Atomic_exit(&atomic); }, E::Leave}});
         // Counted without a clock untraced; traced, an enter and a leave at one time.
-        expected.tick();
-        POMP2_Atomic_count(&counted, CTC("*regionType=atomic*sscl=t.c:6:6*escl=t.c:6:6**"));
-        expected.add(E::Enter, &counted);
+        expected.step([&] { POMP2_Atomic_count(&counted, CTC("*regionType=atomic*sscl=t.c:6:6*escl=t.c:6:6**")); },
+                      E::Enter, &counted);
         expected.add(E::Leave, &counted);
-
-        const std::string crit_ctc = ctc("*regionType=critical*sscl=t.c:7:7*escl=t.c:9:9**");
-        for (const auto& [call, event] : {std::pair{0, E::Enter}, {1, E::BodyBegin}, {2, E::BodyEnd}, {3, E::Leave}}) {
-            expected.tick();
-            if (call == 0) POMP2_Critical_enter(&crit, crit_ctc.c_str());
-            if (call == 1) POMP2_Critical_begin(&crit);
-            if (call == 2) POMP2_Critical_end(&crit);
-            if (call == 3) POMP2_Critical_exit(&crit);
-            expected.add(event, &crit);
-        }
-
-        expected.tick();
-        POMP2_For_enter(&loop, CTC("*regionType=for*sscl=t.c:10:10*escl=t.c:12:12**"));
-        expected.add(E::Enter, &loop);
-        expected.tick();
-        POMP2_Implicit_barrier_enter(&loop, &at);
-        expected.add(E::BarrierEnter, &loop);
-        expected.tick();
-        POMP2_Implicit_barrier_exit(&loop, at);
-        expected.add(E::BarrierLeave, &loop, at);
-        expected.tick();
-        POMP2_For_exit(&loop);
-        expected.add(E::Leave, &loop);
-
-        expected.tick();
-        POMP2_Single_enter(&single, CTC("*regionType=single*sscl=t.c:13:13*escl=t.c:15:15**"));
-        expected.add(E::Enter, &single);
-        expected.tick();
-        POMP2_Single_begin(&single);
-        expected.add(E::BodyBegin, &single);
-        expected.tick();
-        POMP2_Single_end(&single);
-        expected.add(E::BodyEnd, &single);
-        expected.tick();
-        POMP2_Single_exit(&single);
-        expected.add(E::Leave, &single);
-
-        expected.tick();
-        POMP2_Master_begin(&master, CTC("*regionType=master*sscl=t.c:16:16*escl=t.c:17:17**"));
-        expected.add(E::Enter, &master);
-        expected.tick();
-        POMP2_Master_end(&master);
-        expected.add(E::Leave, &master);
-
+        on(&crit, {{[&] { POMP2_Critical_enter(&crit, CTC("*regionType=critical*sscl=t.c:7:7*escl=t.c:9:9**")); },
+                    E::Enter},
+                   {[&] { POMP2_Critical_begin(&crit); }, E::BodyBegin},
+                   {[&] { POMP2_Critical_end(&crit); }, E::BodyEnd},
+                   {[&] { POMP2_Critical_exit(&crit); }, E::Leave}});
+        expected.step([&] { POMP2_For_enter(&loop, CTC("*regionType=for*sscl=t.c:10:10*escl=t.c:12:12**")); }, E::Enter,
+                      &loop);
+        expected.step([&] { POMP2_Implicit_barrier_enter(&loop, &at); }, E::BarrierEnter, &loop);
+        expected.step([&] { POMP2_Implicit_barrier_exit(&loop, at); }, E::BarrierLeave, &loop, &at);
+        expected.step([&] { POMP2_For_exit(&loop); }, E::Leave, &loop);
+        on(&single, {{[&] { POMP2_Single_enter(&single, CTC("*regionType=single*sscl=t.c:13:13*escl=t.c:15:15**")); },
+                      E::Enter},
+                     {[&] { POMP2_Single_begin(&single); }, E::BodyBegin},
+                     {[&] { POMP2_Single_end(&single); }, E::BodyEnd},
+                     {[&] { POMP2_Single_exit(&single); }, E::Leave}});
+        on(&master, {{[&] { POMP2_Master_begin(&master, CTC("*regionType=master*sscl=t.c:16:16*escl=t.c:17:17**")); },
+                      E::Enter},
+                     {[&] { POMP2_Master_end(&master); }, E::Leave}});
         const std::string sections_ctc = ctc("*regionType=sections*sscl=t.c:18:18*escl=t.c:22:22*numSections=1**");
-        expected.tick();
-        POMP2_Sections_enter(&sections, sections_ctc.c_str());
-        expected.add(E::Enter, &sections);
-        expected.tick();
-        POMP2_Section_begin(&sections, sections_ctc.c_str());
-        expected.add(E::BodyBegin, &sections);
-        expected.tick();
-        POMP2_Section_end(&sections);
-        expected.add(E::BodyEnd, &sections);
-        expected.tick();
-        POMP2_Sections_exit(&sections);
-        expected.add(E::Leave, &sections);
-
-        expected.tick();
-        POMP2_Ordered_enter(&ordered, CTC("*regionType=ordered*sscl=t.c:23:23*escl=t.c:24:24**"));
-        expected.add(E::Enter, &ordered);
-        expected.tick();
-        POMP2_Ordered_begin(&ordered);
-        expected.add(E::BodyBegin, &ordered);
-        expected.tick();
-        POMP2_Ordered_end(&ordered);
-        expected.add(E::BodyEnd, &ordered);
-        expected.tick();
-        POMP2_Ordered_exit(&ordered);
-        expected.add(E::Leave, &ordered);
-
-        expected.tick();
-        POMP2_Barrier_enter(&barrier, &at, CTC("*regionType=barrier*sscl=t.c:25:25*escl=t.c:25:25**"));
-        expected.add(E::Enter, &barrier);
-        expected.tick();
-        POMP2_Barrier_exit(&barrier, at);
-        expected.add(E::SchedulingLeave, &barrier, at);
+        on(&sections, {{[&] { POMP2_Sections_enter(&sections, sections_ctc.c_str()); }, E::Enter},
+                       {[&] { POMP2_Section_begin(&sections, sections_ctc.c_str()); }, E::BodyBegin},
+                       {[&] { POMP2_Section_end(&sections); }, E::BodyEnd},
+                       {[&] { POMP2_Sections_exit(&sections); }, E::Leave}});
+        on(&ordered, {{[&] {
+                           POMP2_Ordered_enter(&ordered, CTC("*regionType=ordered*sscl=t.c:23:23*escl=t.c:24:24**"));
+                       },
+                       E::Enter},
+                      {[&] { POMP2_Ordered_begin(&ordered); }, E::BodyBegin},
+                      {[&] { POMP2_Ordered_end(&ordered); }, E::BodyEnd},
+                      {[&] { POMP2_Ordered_exit(&ordered); }, E::Leave}});
+        expected.step(
+            [&] { POMP2_Barrier_enter(&barrier, &at, CTC("*regionType=barrier*sscl=t.c:25:25*escl=t.c:25:25**")); },
+            E::Enter, &barrier);
+        expected.step([&] { POMP2_Barrier_exit(&barrier, at); }, E::SchedulingLeave, &barrier, &at);
 
         // A deferred task, then one whose if clause ompp's output passes:
         // traced, both are measured (OPARI2's meaning).
         const std::string task_ctc = ctc("*regionType=task*sscl=t.c:26:26*escl=t.c:28:28**");
         for (const bool passes_if : {false, true}) {
             POMP2_Task_handle new_task, creator;
-            expected.tick();
-            if (passes_if) {
-                POMP2_Task_create_begin_final(&task, &new_task, &creator, 0, 0, task_ctc.c_str());
-            } else {
-                POMP2_Task_create_begin(&task, &new_task, &creator, 1, task_ctc.c_str());
-            }
+            expected.step(
+                [&] {
+                    if (passes_if) {
+                        POMP2_Task_create_begin_final(&task, &new_task, &creator, 0, 0, task_ctc.c_str());
+                    } else {
+                        POMP2_Task_create_begin(&task, &new_task, &creator, 1, task_ctc.c_str());
+                    }
+                },
+                E::TaskCreate, &task, &new_task);
             CHECK(new_task != POMP2_UNTIMED_TASK);
-            expected.add(E::TaskCreate, &task, new_task);
-            expected.tick();
-            POMP2_Task_begin(&task, new_task);
-            expected.add(E::TaskBegin, &task, new_task);
-            expected.tick();
-            POMP2_Task_end(&task);
-            expected.add(E::TaskEnd, &task);
-            expected.tick();
-            POMP2_Task_create_end(&task, creator);
-            expected.add(E::SchedulingLeave, &task, creator);
+            expected.step([&] { POMP2_Task_begin(&task, new_task); }, E::TaskBegin, &task, &new_task);
+            expected.step([&] { POMP2_Task_end(&task); }, E::TaskEnd, &task);
+            expected.step([&] { POMP2_Task_create_end(&task, creator); }, E::SchedulingLeave, &task, &creator);
         }
         // Nothing to wait for: counted without a clock untraced, measured traced.
-        expected.tick();
-        POMP2_Taskwait_begin(&taskwait, &at, CTC("*regionType=taskwait*sscl=t.c:29:29*escl=t.c:29:29**"));
-        expected.add(E::Enter, &taskwait);
-        expected.tick();
-        POMP2_Taskwait_end(&taskwait, at);
-        expected.add(E::SchedulingLeave, &taskwait, at);
-
-        expected.tick();
-        POMP2_Taskgroup_enter(&taskgroup, &at, CTC("*regionType=taskgroup*sscl=t.c:30:30*escl=t.c:31:31**"));
-        expected.add(E::Enter, &taskgroup);
-        expected.tick();
-        POMP2_Taskgroup_begin(&taskgroup);
-        expected.add(E::BodyBegin, &taskgroup);
-        expected.tick();
-        POMP2_Taskgroup_end(&taskgroup);
-        expected.add(E::BodyEnd, &taskgroup);
-        expected.tick();
-        POMP2_Taskgroup_exit(&taskgroup, at);
-        expected.add(E::SchedulingLeave, &taskgroup, at);
-
-        expected.tick();
-        POMP2_Taskyield_begin(&taskyield, &at, CTC("*regionType=taskyield*sscl=t.c:32:32*escl=t.c:32:32**"));
-        expected.add(E::Enter, &taskyield);
-        expected.tick();
-        POMP2_Taskyield_end(&taskyield, at);
-        expected.add(E::SchedulingLeave, &taskyield, at);
-
-        expected.tick();
-        POMP2_Taskloop_enter(&taskloop, &at, CTC("*regionType=taskloop*sscl=t.c:33:33*escl=t.c:35:35**"));
-        expected.add(E::Enter, &taskloop);
+        expected.step(
+            [&] { POMP2_Taskwait_begin(&taskwait, &at, CTC("*regionType=taskwait*sscl=t.c:29:29*escl=t.c:29:29**")); },
+            E::Enter, &taskwait);
+        expected.step([&] { POMP2_Taskwait_end(&taskwait, at); }, E::SchedulingLeave, &taskwait, &at);
+        expected.step(
+            [&] {
+                POMP2_Taskgroup_enter(&taskgroup, &at, CTC("*regionType=taskgroup*sscl=t.c:30:30*escl=t.c:31:31**"));
+            },
+            E::Enter, &taskgroup);
+        expected.step([&] { POMP2_Taskgroup_begin(&taskgroup); }, E::BodyBegin, &taskgroup);
+        expected.step([&] { POMP2_Taskgroup_end(&taskgroup); }, E::BodyEnd, &taskgroup);
+        expected.step([&] { POMP2_Taskgroup_exit(&taskgroup, at); }, E::SchedulingLeave, &taskgroup, &at);
+        expected.step(
+            [&] {
+                POMP2_Taskyield_begin(&taskyield, &at, CTC("*regionType=taskyield*sscl=t.c:32:32*escl=t.c:32:32**"));
+            },
+            E::Enter, &taskyield);
+        expected.step([&] { POMP2_Taskyield_end(&taskyield, at); }, E::SchedulingLeave, &taskyield, &at);
+        expected.step(
+            [&] { POMP2_Taskloop_enter(&taskloop, &at, CTC("*regionType=taskloop*sscl=t.c:33:33*escl=t.c:35:35**")); },
+            E::Enter, &taskloop);
         const POMP2_Task_handle loop_task = POMP2_Get_new_task_handle();
-        expected.tick();
-        POMP2_Taskloop_task_begin(&taskloop, loop_task);
-        expected.add(E::TaskBegin, &taskloop, loop_task);
-        expected.tick();
-        POMP2_Taskloop_task_end(&taskloop);
-        expected.add(E::TaskEnd, &taskloop);
-        expected.tick();
-        POMP2_Taskloop_exit(&taskloop, at);
-        expected.add(E::SchedulingLeave, &taskloop, at);
+        expected.step([&] { POMP2_Taskloop_task_begin(&taskloop, loop_task); }, E::TaskBegin, &taskloop, &loop_task);
+        expected.step([&] { POMP2_Taskloop_task_end(&taskloop); }, E::TaskEnd, &taskloop);
+        expected.step([&] { POMP2_Taskloop_exit(&taskloop, at); }, E::SchedulingLeave, &taskloop, &at);
 
-        expected.tick();
-        POMP2_Implicit_barrier_enter(&par, &at);
-        expected.add(E::BarrierEnter, &par);
-        expected.tick();
-        POMP2_Implicit_barrier_exit(&par, at);
-        expected.add(E::BarrierLeave, &par, at);
-        expected.tick();
-        POMP2_Parallel_end(&par);
-        expected.add(E::TeamEnd, &par);
-        expected.tick();
-        POMP2_Parallel_join(&par, old_task);
-        expected.add(E::Join, &par);
+        expected.step([&] { POMP2_Implicit_barrier_enter(&par, &at); }, E::BarrierEnter, &par);
+        expected.step([&] { POMP2_Implicit_barrier_exit(&par, at); }, E::BarrierLeave, &par, &at);
+        expected.step([&] { POMP2_Parallel_end(&par); }, E::TeamEnd, &par);
+        expected.step([&] { POMP2_Parallel_join(&par, old_task); }, E::Join, &par);
 
         // A combined construct's fused calls: both events of each.
-        expected.tick();
-        POMP2_Parallel_fork(&fused, 1, 1, &old_task, CTC("*regionType=parallelfor*sscl=t.c:40:40*escl=t.c:45:45**"));
-        expected.add(E::Fork, &fused);
-        expected.tick();
-        POMP2_Parallel_begin_for_enter(&fused, &fused_loop, CTC("*regionType=for*sscl=t.c:40:40*escl=t.c:45:45**"));
-        expected.add(E::TeamBegin, &fused);
+        expected.step(
+            [&] {
+                POMP2_Parallel_fork(&fused, 1, 1, &old_task,
+                                    CTC("*regionType=parallelfor*sscl=t.c:40:40*escl=t.c:45:45**"));
+            },
+            E::Fork, &fused);
+        expected.step(
+            [&] {
+                POMP2_Parallel_begin_for_enter(&fused, &fused_loop,
+                                               CTC("*regionType=for*sscl=t.c:40:40*escl=t.c:45:45**"));
+            },
+            E::TeamBegin, &fused);
         expected.add(E::Enter, &fused_loop);
-        expected.tick();
-        POMP2_For_exit_parallel_end(&fused_loop, &fused);
-        expected.add(E::Leave, &fused_loop);
+        expected.step([&] { POMP2_For_exit_parallel_end(&fused_loop, &fused); }, E::Leave, &fused_loop);
         expected.add(E::TeamEnd, &fused);
-        expected.tick();
-        POMP2_Parallel_join(&fused, old_task);
-        expected.add(E::Join, &fused);
+        expected.step([&] { POMP2_Parallel_join(&fused, old_task); }, E::Join, &fused);
     }
 
     trace::stop();
