@@ -26,6 +26,7 @@ using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
 using ompp::core::TaskHandle;
+using ompp::core::TeamBegin;
 using ompp::core::ThreadState;
 using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
@@ -364,23 +365,26 @@ TeamPlace team_place() {
 // by its threads as their number plus one: every thread of a team begins it,
 // so the last one's is the size.
 void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now, const TeamPlace& place,
-                   std::uint64_t forker) {
+                   std::uint64_t forker, TeamBegin begin = TeamBegin::Alone) {
     if (place.thread_num > 0) m.note_team_size(static_cast<std::uint32_t>(place.thread_num) + 1);
     ThreadState& thread = m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    thread.parallel_begin(region, now, {forker, place.level});
+    thread.parallel_begin(region, now, {forker, place.level}, begin);
     traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
-[[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now) {
+[[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now,
+                                             TeamBegin begin = TeamBegin::Alone) {
     const TeamPlace place = team_place();
-    begin_team_at(m, handle, now, place, place.forker(place.team_key()));
+    begin_team_at(m, handle, now, place, place.forker(place.team_key()), begin);
 }
 
 // The common case's begin of a team at `now`: the master's, or a worker's
 // out of line.
-[[gnu::always_inline]] inline void begin_team(const CommonCase& c, POMP2_Region_handle* handle, ompp::core::Ticks now) {
-    if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
+[[gnu::always_inline]] inline void begin_team(const CommonCase& c, POMP2_Region_handle* handle, ompp::core::Ticks now,
+                                              TeamBegin begin = TeamBegin::Alone) {
+    if (!c.thread->parallel_begin_as_master(*c.region, now, begin))
+        begin_team_in_general(*c.measurement, handle, now, begin);
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
@@ -418,6 +422,9 @@ void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* han
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
             const auto now = c.measurement->now();
+            // The part on the region's own handle (all but `parallel loop`):
+            // one event, which may leave the part out (ThreadState::parallel_begin).
+            if (construct == c.region) return begin_team(c, parallel, now, TeamBegin::WithPart);
             begin_team(c, parallel, now);
             return c.thread->enter(*construct, now);
         }
@@ -431,9 +438,7 @@ void exit_ending_team(POMP2_Region_handle* handle, POMP2_Region_handle* parallel
         const CommonCase c = common_case(parallel);
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
-            const auto now = c.measurement->now();
-            c.thread->exit(*construct, now);
-            return c.thread->parallel_end(*c.region, now);
+            return c.thread->exit_part_and_end_team(*construct, *c.region, c.measurement->now());
         }
     }
     exit(handle, fallback);
