@@ -312,14 +312,15 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     exit_in_scope(region, now, kind);
 }
 
-[[gnu::always_inline]] inline void ThreadState::exit_in_scope(const RegionRecord& region, Ticks now, NodeKind kind) {
+[[gnu::always_inline]] inline void ThreadState::exit_in_scope(const RegionRecord& region, Ticks now, NodeKind kind,
+                                                              bool part_of_team) {
     if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         return warn_unmatched(region, "end event without a matching begin; ignored");
     }
     // The exit of a part left out (see parallel_begin): nothing to measure.
-    if (frame->part_elided) [[unlikely]] return;
+    if (part_of_team && frame->part_elided) return;
     if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
         frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
     }
@@ -500,7 +501,12 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
         team.part_elided = true;
         return;
     }
-    push(*current_, NodeKind::Region, region, now);
+    enter_part(region, now);
+}
+
+// Out of line: the begins that inline begin_part stay without a stack frame.
+__attribute__((noinline)) Frame& ThreadState::enter_part(const RegionRecord& region, Ticks now) {
+    return push(*current_, NodeKind::Region, region, now);
 }
 
 __attribute__((noinline)) void ThreadState::enter_elided_part(const RegionRecord& region, Ticks now) {
@@ -512,18 +518,21 @@ __attribute__((noinline)) void ThreadState::enter_elided_part(const RegionRecord
     // reported, so it may begin here.
     team.part_elided = false;
     Node* last_in_part = team.last_exited_child;
-    push(*current_, NodeKind::Region, region, now).last_exited_child = last_in_part;
+    enter_part(region, now).last_exited_child = last_in_part;
 }
 
-bool ThreadState::parallel_begin_as_master(const RegionRecord& region, Ticks now, TeamBegin begin) {
+template <TeamBegin B>
+bool ThreadState::parallel_begin_as_master(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    return event.refused() || begin_own_team(region, now, begin);
+    return event.refused() || begin_own_team(region, now, B);
 }
+template bool ThreadState::parallel_begin_as_master<TeamBegin::Alone>(const RegionRecord&, Ticks);
+template bool ThreadState::parallel_begin_as_master<TeamBegin::WithPart>(const RegionRecord&, Ticks);
 
-void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position,
-                                 TeamBegin begin) {
+template <TeamBegin B>
+void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
     const EventScope event(*this);
-    if (event.refused() || begin_own_team(region, now, begin)) [[unlikely]] return;
+    if (event.refused() || begin_own_team(region, now, B)) [[unlikely]] return;
     TaskContext& context = *current_;
     arrival_slot_ = nullptr;
     if (team_fork_slot_.slot == nullptr || team_fork_slot_.key != position.parent_key) [[unlikely]]
@@ -538,8 +547,10 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     frame.node->metrics.startup.add(now - start);
     frame.phase_mark = now;
     begin_body_sample(frame, now);
-    if (begin == TeamBegin::WithPart) begin_part(frame, region, now);
+    if (B == TeamBegin::WithPart) begin_part(frame, region, now);
 }
+template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
+template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
 
 __attribute__((noinline)) void ThreadState::start_cpu_sample(Frame& frame, Ticks now) {
     frame.node->body_begun = true;
@@ -569,8 +580,14 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
 void ThreadState::exit_part_and_end_team(const RegionRecord& part, const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return;
-    exit_in_scope(part, now, NodeKind::Region);
+    exit_in_scope(part, now, NodeKind::Region, true);
     end_team_in_scope(region, now);
+}
+
+void ThreadState::exit_part(const RegionRecord& part, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    exit_in_scope(part, now, NodeKind::Region, true);
 }
 
 [[gnu::always_inline]] inline void ThreadState::end_team_in_scope(const RegionRecord& region, Ticks now) {

@@ -219,19 +219,24 @@ public:
     // construct in the loop are recorded as they were with the part (their
     // predecessor the part, that is the region's node).  A team of the same
     // region forked directly inside (recursion) enters the part first, so
-    // that the profile still tells the part from the nested instance.
-    void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position,
-                        TeamBegin begin = TeamBegin::Alone);
+    // that the profile still tells the part from the nested instance.  One
+    // function per TeamBegin: `parallel` pays nothing for the part.
+    template <TeamBegin B = TeamBegin::Alone>
+    void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
     // parallel_begin of the team's master, the thread that forked it (its
     // innermost frame is the fork), which needs no position: false, having
     // done nothing, on any other thread, which then asks the OpenMP runtime
     // for its position and calls parallel_begin.
-    bool parallel_begin_as_master(const RegionRecord& region, Ticks now, TeamBegin begin = TeamBegin::Alone);
+    template <TeamBegin B = TeamBegin::Alone>
+    bool parallel_begin_as_master(const RegionRecord& region, Ticks now);
     void parallel_end(const RegionRecord& region, Ticks now);
     // The fused exit of a combined construct's part and the team's end
     // (POMP2_For_exit_parallel_end/_Sections_...): exit(part) and
     // parallel_end(region) at one time, as one event.
     void exit_part_and_end_team(const RegionRecord& part, const RegionRecord& region, Ticks now);
+    // The exit of a combined construct's part on its own: exit(part), or
+    // nothing if the part was left out.
+    void exit_part(const RegionRecord& part, Ticks now);
     void join(const RegionRecord& region, Ticks now, std::optional<TaskHandle> resumed = std::nullopt);
 
     // OpenMP locks.  A visit covers the set call (its wait is enterT); the
@@ -328,7 +333,9 @@ public:
 
 private:
     // exit() and resume() inside an event scope opened by the caller.
-    void exit_in_scope(const RegionRecord& region, Ticks now, model::NodeKind kind);
+    // `part_of_team`: the exit of a combined construct's part, which may
+    // have been left out (parallel_begin).
+    void exit_in_scope(const RegionRecord& region, Ticks now, model::NodeKind kind, bool part_of_team = false);
     void resume_in_scope(TaskHandle task, Ticks now) {
         if (current_->handle != task) [[unlikely]] resume_other(task, now);
     }
@@ -402,6 +409,7 @@ private:
     static bool elides_part(const RegionRecord& region) {
         return region.info.kind == model::RegionKind::ParallelLoop && !region.barrier_at_join;
     }
+    Frame& enter_part(const RegionRecord& region, Ticks now);
     // fork() inside the innermost frame, a team frame whose part is elided.
     void enter_elided_part(const RegionRecord& region, Ticks now);
     // parallel_end inside the caller's event scope.

@@ -189,7 +189,7 @@ LoopRun run_parallel_loop(bool fused) {
     constexpr std::uint64_t kKey = 51;
     constexpr int kInstances = 3;
     const auto begin = [&](core::ThreadState& t, core::Ticks now, const core::TeamPosition& position) {
-        if (fused) return t.parallel_begin(pfor, now, position, core::TeamBegin::WithPart);
+        if (fused) return t.parallel_begin<core::TeamBegin::WithPart>(pfor, now, position);
         t.parallel_begin(pfor, now, position);
         t.enter(pfor, now);
     };
