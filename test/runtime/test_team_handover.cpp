@@ -170,9 +170,12 @@ namespace {
 
 // Instances of a combined parallel loop with a team of two and a user
 // region in the loop, the master's last instance forking the construct
-// again inside its loop (recursion, a team of one).  `fused`: the fused
-// calls' events (TeamBegin::WithPart, exit_part_and_end_team); otherwise
-// the part's enter and exit as events of their own.
+// again inside its loop (recursion, a team of one).  The part's events:
+// of their own (enter, exit), fused (TeamBegin::WithPart,
+// exit_part_and_end_team), or a fused begin with the end's general path
+// (exit_part, then parallel_end: the fused end when the adapter's common
+// case fails).
+enum class PartEvents { Separate, Fused, FusedBegin };
 struct LoopRun {
     model::Profile profile;
     std::uint32_t construct = 0;  // the construct's region id
@@ -181,7 +184,8 @@ struct LoopRun {
     std::vector<std::size_t> parts_per_thread;
 };
 
-LoopRun run_parallel_loop(bool fused) {
+LoopRun run_parallel_loop(PartEvents events) {
+    const bool fused = events != PartEvents::Separate;
     test::ManualClock clock;
     core::Measurement m(clock.clock());
     const auto& pfor = region("parallelfor", fused ? 600 : 700);
@@ -194,8 +198,12 @@ LoopRun run_parallel_loop(bool fused) {
         t.enter(pfor, now);
     };
     const auto end = [&](core::ThreadState& t, core::Ticks now) {
-        if (fused) return t.exit_part_and_end_team(pfor, pfor, now);
-        t.exit(pfor, now);
+        if (events == PartEvents::Fused) return t.exit_part_and_end_team(pfor, pfor, now);
+        if (fused) {
+            t.exit_part(pfor, now);
+        } else {
+            t.exit(pfor, now);
+        }
         t.parallel_end(pfor, now);
     };
     core::ThreadState& master = m.this_thread();
@@ -251,8 +259,9 @@ LoopRun run_parallel_loop(bool fused) {
 
 TEST_CASE("a combined parallel loop's fused calls leave its loop part out, every figure as with the part",
           "[core][threads]") {
-    const LoopRun with_part = run_parallel_loop(false);
-    const LoopRun fused = run_parallel_loop(true);
+    const LoopRun with_part = run_parallel_loop(PartEvents::Separate);
+    const PartEvents variant = GENERATE(PartEvents::Fused, PartEvents::FusedBegin);
+    const LoopRun fused = run_parallel_loop(variant);
     // The master's nested instance needs the part (the profile tells it from
     // the nested instance by it); the worker has none.
     CHECK(with_part.parts_per_thread == std::vector<std::size_t>{1, 1});
