@@ -210,7 +210,6 @@ public:
     // that each POMP2 event is one call here.
     void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0,
               TaskHandle* old_task = nullptr);
-    //
     // A combined parallel loop's loop part (TeamBegin::WithPart) is not
     // entered where the profile folds it into the region's node anyway
     // (ProfileBuilder: its own figures are never reported, its children are
@@ -409,6 +408,7 @@ private:
     static bool elides_part(const RegionRecord& region) {
         return region.info.kind == model::RegionKind::ParallelLoop && !region.barrier_at_join;
     }
+    // The part entered as a region of its own (out of line).
     Frame& enter_part(const RegionRecord& region, Ticks now);
     // fork() inside the innermost frame, a team frame whose part is elided.
     void enter_elided_part(const RegionRecord& region, Ticks now);
