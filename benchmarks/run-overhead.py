@@ -3,7 +3,7 @@
 
 Builds every kernel under benchmarks/ twice -- plain, and through ompp-c++ --
 runs each variant at each thread count (interleaving plain and instrumented
-runs), checks that the instrumented results equal the plain ones, and prints a
+runs, in an order rotated from round to round), checks that the instrumented results equal the plain ones, and prints a
 table like Fig. 13 and Table I of the Score-P task-profiling paper: median
 times, overhead, task counts and mean task time (from the ompp JSON profile),
 profile size and peak memory.  The same rows go to a CSV file.
@@ -403,6 +403,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def rotated(items: list, by: int) -> list:
+    """`items` starting at position `by` (modulo its length), wrapping around."""
+    shift = by % len(items) if items else 0
+    return items[shift:] + items[:shift]
+
+
 def selected(executable: str, wanted: list[str]) -> bool:
     kernel = executable.split("_", 1)[1]
     return not wanted or executable in wanted or kernel in wanted
@@ -421,6 +427,7 @@ def main(argv: list[str]) -> int:
         if not executables:
             raise HarnessError(f"no kernels to run in {plain_bin} (--kernels {args.kernels!r})")
         rows: list[Row] = []
+        load_before = os.getloadavg()
         for executable in executables:
             kernel = executable.split("_", 1)[1]
             variants = list_variants(plain_bin / executable, args.size)
@@ -436,16 +443,18 @@ def main(argv: list[str]) -> int:
                     row = Row(executable, kernel, variant, threads, [], [], missing)
                     print(f"{executable} --variant {variant} threads={threads}: ", end="", file=sys.stderr,
                           flush=True)
-                    # Interleave plain and instrumented runs so drifting machine load hits both alike.
-                    for _ in range(args.runs):
-                        row.plain.append(run_once(plain_bin / executable, variant, args.size, threads,
-                                                  args.timeout, profile=False))
-                        if instrumented is not None:
-                            row.instrumented.append(run_once(instrumented, variant, args.size, threads,
-                                                             args.timeout, profile=not args.no_profile))
-                            if args.trace:
-                                row.traced.append(run_once(instrumented, variant, args.size, threads,
-                                                           args.timeout, profile=True, trace=True))
+                    # One run of each configuration per round, interleaved so that drifting machine
+                    # load hits them alike, and in rotated order so that none always runs first (after
+                    # a pause, into cold caches) or right after another.
+                    configurations = [(row.plain, plain_bin / executable, {"profile": False})]
+                    if instrumented is not None:
+                        configurations.append((row.instrumented, instrumented, {"profile": not args.no_profile}))
+                        if args.trace:
+                            configurations.append((row.traced, instrumented, {"profile": True, "trace": True}))
+                    for round_index in range(args.runs):
+                        for runs, executable_path, options in rotated(configurations, round_index):
+                            runs.append(run_once(executable_path, variant, args.size, threads, args.timeout,
+                                                 **options))
                         print(".", end="", file=sys.stderr, flush=True)
                     summary = summarise(row)
                     print(f" plain {fmt_value(summary['plain_s'], '.3f')} s, ompp "
@@ -457,8 +466,10 @@ def main(argv: list[str]) -> int:
         return 2
 
     summaries = [summarise(row) for row in rows]
+    load_after = os.getloadavg()
     print(f"\nompp overhead: size={args.size}, median of {args.runs} run(s), compiler {args.cxx}"
           + ("" if args.plain_only else f", instrumented with {args.ompp_cxx}"))
+    print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} ({os.cpu_count()} cores)")
     print_table(summaries)
     csv_path = args.csv or SOURCE_DIR / "results" / (
         "overhead-" + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + ".csv")

@@ -9,7 +9,8 @@
 # clause, passed by ompp's output, said so), one call of fib below an `if`
 # cut-off (fibcall: an undeferred task whose body has a taskwait), or (fibnode) one
 # node of fib without cut-off: a task creating two child tasks that run at
-# its taskwait (3 instances).
+# its taskwait (3 instances).  OMPP_TRACE=1 (passed through to the driver):
+# every event recorded too, as a traced run does.
 set -eu
 build=${1:-build}
 driver="$build/bin/ompp_hotpath_counts"

@@ -4,6 +4,9 @@
 // Instructions per iteration = (Ir(2N) - Ir(N)) / N; scripts/hotpath-instructions.sh
 // does the arithmetic.  With OMPP_DEADLOCK=report (or abort) set, the
 // deadlock hooks run too, without a watchdog thread: what they add per event.
+// With OMPP_TRACE set (not 0), every event is recorded too, with the default
+// trace settings (flush mode, spill files in $TMPDIR or /tmp): what a traced
+// event costs.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +14,7 @@
 #include "adapter/lifecycle.hpp"
 #include "deadlock/watch.hpp"
 #include "hotpath_scenarios.hpp"
+#include "trace/recorder.hpp"
 
 using namespace ompp::bench;
 
@@ -24,6 +28,13 @@ int main(int argc, char** argv) {
     ompp::adapter::restart_for_testing(ompp::core::Clock::calibrated(), ompp::config::Config::defaults());
     if (const char* deadlock = std::getenv("OMPP_DEADLOCK"); deadlock != nullptr && std::strcmp(deadlock, "off") != 0)
         ompp::deadlock::g_watching.store(true);
+    const char* trace = std::getenv("OMPP_TRACE");
+    const bool tracing = trace != nullptr && std::strcmp(trace, "0") != 0;
+    if (tracing) {
+        ompp::trace::Settings settings;
+        if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0') settings.spill_directory = tmp;
+        ompp::trace::start(settings);
+    }
     static POMP2_Region_handle handle = nullptr, loop = nullptr, taskwait = nullptr;
     const bool task = std::strcmp(scenario, "task") == 0;
     const bool fibnode = std::strcmp(scenario, "fibnode") == 0;
@@ -71,5 +82,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s: unknown scenario '%s'\n", argv[0], scenario);
         return 2;
     }
+    if (tracing) ompp::trace::stop();
     return 0;
 }

@@ -21,6 +21,9 @@ namespace {
 
 using ompp::adapter::gate;
 using ompp::adapter::measured;
+using ompp::adapter::record;
+using ompp::adapter::recorded;
+using ompp::adapter::recorded_now;
 using ompp::adapter::traced;
 using ompp::core::Measurement;
 using ompp::core::RegionRecord;
@@ -38,22 +41,52 @@ const RegionRecord& region_of(POMP2_Region_handle* handle, const char* ctc, K fa
 }
 
 // The common case of an event, checked in one go: measurement on, this
-// thread seen before, the handle's region registered, no trace being
-// recorded.  Anything else (a null thread) takes the event's general path,
-// out of line, so that the common one keeps nothing across a call and ends
-// in a tail call into the thread's state.
+// thread seen before, the handle's region registered.  Anything else (a
+// null thread) takes the event's general path, out of line, so that the
+// common one keeps nothing across a call and ends in a tail call into the
+// thread's state.  A trace being recorded is the common case too: the event
+// tests recording() just before the thread's operation and, if so, jumps
+// to the event's traced form, out of line (the record, and the call a full
+// chunk makes, would otherwise cost the untraced event registers and a
+// stack frame).  Where that test would keep one more register live, the
+// event uses untraced_common_case() instead.
 struct CommonCase {
     Measurement* measurement = nullptr;
     ThreadState* thread = nullptr;
     const RegionRecord* region = nullptr;
 };
 
-[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+template <bool Untraced>
+[[gnu::always_inline]] inline CommonCase checked_case(POMP2_Region_handle* handle) {
     Measurement* m = ompp::adapter::g_gate.load(std::memory_order_acquire);
-    if (m == nullptr || handle == nullptr || ompp::trace::recording()) [[unlikely]] return {};
+    if (m == nullptr || handle == nullptr || (Untraced && ompp::trace::recording())) [[unlikely]] return {};
     const auto* region = static_cast<const RegionRecord*>(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
     if (region == nullptr) [[unlikely]] return {};
     return {m, m->known_thread(), region};
+}
+
+[[gnu::always_inline]] inline CommonCase common_case(POMP2_Region_handle* handle) {
+    return checked_case<false>(handle);
+}
+
+// The common case of an event whose traced form takes the general path: a
+// team's begin (once per thread and team) and a task's creation, whose
+// untraced common case would keep one more register live (a push and a
+// pop) if it tested recording() after the thread's lookup.
+[[gnu::always_inline]] inline CommonCase untraced_common_case(POMP2_Region_handle* handle) {
+    return checked_case<true>(handle);
+}
+
+// An operation of the common case while a trace is recorded: the record,
+// then the operation, at `now`.  (The traced forms take what they need in
+// registers, not a CommonCase in memory, so that the jump to them needs no
+// stack frame either.)
+template <bool Slowly = false, typename Operation>
+[[gnu::noinline]] void traced_operation(ThreadState& thread, const RegionRecord& region, E event,
+                                        ompp::core::Ticks now, Operation operation) {
+    if (!recorded<Slowly>(thread, event, region, now)) [[unlikely]]
+        return traced_operation<true>(thread, region, event, now, operation);
+    operation(thread, region, now);
 }
 
 // One event on a construct: gate, region, the thread's operation at now,
@@ -78,8 +111,12 @@ template <typename Operation>
 [[gnu::always_inline]] inline void on_region(POMP2_Region_handle* handle, const char* ctc, K fallback, E event,
                                              Operation operation) {
     if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind) &&
-                                                  c.measurement->clock().reads_without_call()) [[likely]]
-        return operation(*c.thread, *c.region, c.measurement->clock().read_without_call());
+                                                  c.measurement->clock().reads_without_call()) [[likely]] {
+        const auto now = c.measurement->clock().read_without_call();
+        if (ompp::trace::recording()) [[unlikely]]
+            return traced_operation(*c.thread, *c.region, event, now, operation);
+        return operation(*c.thread, *c.region, now);
+    }
     on_region_in_general(handle, ctc, fallback, event, operation);
 }
 
@@ -95,17 +132,19 @@ void exit(POMP2_Region_handle* handle, K fallback) {
 // A construct counted without timing (atomic, flush: timing=count).  A trace
 // still gets its enter and leave, at one clock read.  The common case is
 // count(), below.
+[[gnu::noinline]] void count_traced(Measurement& m, ThreadState& thread, const RegionRecord& region) {
+    const auto now = m.now();
+    record(thread, E::Enter, region, now);
+    record(thread, E::Leave, region, now);
+    thread.count(region);
+}
 [[gnu::noinline]] void count_in_general(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     const RegionRecord& region = region_of(handle, ctc, fallback);
     if (!measured(region.info.kind)) return;
     ThreadState& thread = m->this_thread();
-    if (ompp::trace::recording()) [[unlikely]] {
-        const auto now = m->now();
-        traced(thread, E::Enter, region, now);
-        traced(thread, E::Leave, region, now);
-    }
+    if (ompp::trace::recording()) [[unlikely]] return count_traced(*m, thread, region);
     thread.count(region);
 }
 void begin_body(POMP2_Region_handle* handle, K fallback) {
@@ -138,9 +177,21 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
 }
 
 void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]]
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
+        if (ompp::trace::recording()) [[unlikely]] return count_traced(*c.measurement, *c.thread, *c.region);
         return c.thread->count(*c.region);
+    }
     count_in_general(handle, ctc, fallback);
+}
+
+template <bool Slowly = false>
+[[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
+                                                    POMP2_Task_handle old_task, NK node_kind) {
+    const auto now = recorded_now<Slowly>(m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                                                      : E::SchedulingLeave,
+                                          region, static_cast<std::uint64_t>(old_task));
+    if (!now) [[unlikely]] return exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind);
+    thread.exit_scheduling_point(region, old_task, *now, node_kind);
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -161,57 +212,71 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
 
 [[gnu::always_inline]] inline void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
                                                          K fallback, NK node_kind = NK::Region) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]]
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
+        if (ompp::trace::recording()) [[unlikely]]
+            return exit_traced_scheduling_point(*c.measurement, *c.thread, *c.region, old_task, node_kind);
         return c.thread->exit_scheduling_point(*c.region, old_task, c.measurement->now(), node_kind);
+    }
     exit_scheduling_point_in_general(handle, old_task, fallback, node_kind);
 }
 
 // A task construct's task run inside its creation needs no clock
-// (ThreadState::construct_task_begin); a taskloop's tasks always run apart
-// from the taskloop's own events.
+// (ThreadState::construct_task_begin), except for its record; a taskloop's
+// tasks always run apart from the taskloop's own events.  Traced, the
+// record comes first, so that the operation stays a tail call.
+template <bool Slowly = false>
+[[gnu::noinline]] void task_begin_traced(Measurement& m, ThreadState& thread, const RegionRecord& region,
+                                        POMP2_Task_handle task, K fallback) {
+    const auto now = recorded_now<Slowly>(m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task));
+    if (!now) [[unlikely]] return task_begin_traced<true>(m, thread, region, task, fallback);
+    if (fallback == K::Task) return thread.construct_task_begin(region, task);
+    thread.task_begin(region, task, *now);
+}
+
+[[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
+    if (ompp::trace::recording()) [[unlikely]]
+        return task_begin_traced(*c.measurement, *c.thread, *c.region, task, fallback);
+    if (fallback == K::Task) return c.thread->construct_task_begin(*c.region, task);
+    return c.thread->task_begin(*c.region, task, c.measurement->now());
+}
+
 [[gnu::noinline]] void task_begin_in_general(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (fallback == K::Task) {
-        thread.construct_task_begin(region, task);
-        if (ompp::trace::recording()) [[unlikely]] traced(thread, E::TaskBegin, region, m->now(), task);
-    } else {
-        const auto now = m->now();
-        traced(thread, E::TaskBegin, region, now, task);
-        thread.task_begin(region, task, now);
-    }
+    task_begin_of({m, &thread, &region_of(handle, nullptr, fallback)}, task, fallback);
 }
 
 [[gnu::always_inline]] inline void task_begin(POMP2_Region_handle* handle, POMP2_Task_handle task, K fallback) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
-        if (fallback == K::Task) return c.thread->construct_task_begin(*c.region, task);
-        return c.thread->task_begin(*c.region, task, c.measurement->now());
-    }
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+        return task_begin_of(c, task, fallback);
     task_begin_in_general(handle, task, fallback);
+}
+
+template <bool Slowly = false>
+[[gnu::noinline]] void task_end_traced(Measurement& m, ThreadState& thread, const RegionRecord& region, K fallback) {
+    const auto now = recorded_now<Slowly>(m, thread, E::TaskEnd, region);
+    if (!now) [[unlikely]] return task_end_traced<true>(m, thread, region, fallback);
+    if (fallback == K::Task) return thread.construct_task_end(region);
+    thread.task_end(region, *now);
+}
+
+[[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
+    if (ompp::trace::recording()) [[unlikely]]
+        return task_end_traced(*c.measurement, *c.thread, *c.region, fallback);
+    if (fallback == K::Task) return c.thread->construct_task_end(*c.region);
+    return c.thread->task_end(*c.region, c.measurement->now());
 }
 
 [[gnu::noinline]] void task_end_in_general(POMP2_Region_handle* handle, K fallback) {
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
-    const RegionRecord& region = region_of(handle, nullptr, fallback);
-    if (fallback == K::Task) {
-        thread.construct_task_end(region);
-        if (ompp::trace::recording()) [[unlikely]] traced(thread, E::TaskEnd, region, m->now());
-    } else {
-        const auto now = m->now();
-        traced(thread, E::TaskEnd, region, now);
-        thread.task_end(region, now);
-    }
+    task_end_of({m, &thread, &region_of(handle, nullptr, fallback)}, fallback);
 }
 
 [[gnu::always_inline]] inline void task_end(POMP2_Region_handle* handle, K fallback) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] {
-        if (fallback == K::Task) return c.thread->construct_task_end(*c.region);
-        return c.thread->task_end(*c.region, c.measurement->now());
-    }
+    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]] return task_end_of(c, fallback);
     task_end_in_general(handle, fallback);
 }
 
@@ -249,6 +314,10 @@ struct TaskClauses {
 
 [[gnu::noinline]] void create_task_in_general(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
+    // A trace has every task: tracing measures them as OPARI2's output is
+    // measured, whatever their clauses.
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && ompp::trace::recording())
+        return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, {});
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -258,14 +327,13 @@ struct TaskClauses {
     }
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, ctc, K::Task);
-    // A trace has every task: tracing measures them as OPARI2's output is measured.
     if (clauses.passed && ompp::trace::recording()) [[unlikely]] clauses = {};
     create_measured_task(*m, thread, region, new_task, old_task, clauses);
 }
 
 [[gnu::always_inline]] inline void create_task(POMP2_Region_handle* handle, POMP2_Task_handle* new_task,
                                                POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+    if (const CommonCase c = untraced_common_case(handle); c.thread != nullptr) [[likely]]
         return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, clauses);
     create_task_in_general(handle, new_task, old_task, ctc, clauses);
 }
@@ -388,7 +456,7 @@ template <TeamBegin B = TeamBegin::Alone>
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
-    if (const CommonCase c = common_case(handle); c.thread != nullptr) [[likely]]
+    if (const CommonCase c = untraced_common_case(handle); c.thread != nullptr) [[likely]]
         return begin_team(c, handle, c.measurement->now());
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
@@ -418,7 +486,7 @@ const RegionRecord* measured_construct(POMP2_Region_handle* handle) {
 
 void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* handle, const char* ctc, K fallback) {
     if (!watching()) [[likely]] {
-        const CommonCase c = common_case(parallel);
+        const CommonCase c = untraced_common_case(parallel);
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
             const auto now = c.measurement->now();
@@ -435,7 +503,7 @@ void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* han
 
 void exit_ending_team(POMP2_Region_handle* handle, POMP2_Region_handle* parallel, K fallback) {
     if (!watching()) [[likely]] {
-        const CommonCase c = common_case(parallel);
+        const CommonCase c = untraced_common_case(parallel);
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
             return c.thread->exit_part_and_end_team(*construct, *c.region, c.measurement->now());
@@ -572,9 +640,11 @@ OMPP_API void POMP2_Barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old
             [=] { ompp::deadlock::barrier_waiting(region_of(h, ctc, K::Barrier)); },
             [=] { enter_scheduling_point(h, old_task, ctc, K::Barrier); });
 }
+// The barriers' exits are inlined, as they were before their common case
+// had a traced form, whatever GCC's inliner makes of its size.
 OMPP_API void POMP2_Barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
-            [=] { exit_scheduling_point(h, old_task, K::Barrier); });
+            [=]() __attribute__((always_inline)) { exit_scheduling_point(h, old_task, K::Barrier); });
 }
 OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_handle* old_task) {
     watched([=] { return ompp::deadlock::try_barrier_waiting(RegionRegistry::known(*h)); },
@@ -583,7 +653,9 @@ OMPP_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle* h, POMP2_Task_ha
 }
 OMPP_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     watched(ompp::deadlock::try_barrier_passed, ompp::deadlock::barrier_passed,
-            [=] { exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier); });
+            [=]() __attribute__((always_inline)) {
+                exit_scheduling_point(h, old_task, K::Parallel, NK::ImplicitBarrier);
+            });
 }
 OMPP_API void POMP2_Critical_enter(POMP2_Region_handle* h, const char ctc[]) {
     critical_watched<ompp::deadlock::Step::Wait>(h, ctc, [=] { enter(h, ctc, K::Critical); });
@@ -675,12 +747,18 @@ OMPP_API void POMP2_Untied_task_begin(POMP2_Region_handle*, POMP2_Task_handle)
     __attribute__((alias("POMP2_Task_begin")));
 OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("POMP2_Task_end")));
 // A taskwait with nothing to wait for (ThreadState::begin_taskwait)
-// is counted without a clock.
+// is counted without a clock.  Tracing, every taskwait is measured, and
+// traced, as a scheduling point.
+[[gnu::noinline]] void begin_traced_taskwait(Measurement& m, ThreadState& thread, const RegionRecord& region,
+                                            POMP2_Task_handle* old_task) {
+    const auto now = m.now();
+    record(thread, E::Enter, region, now);
+    thread.enter_scheduling_point(region, now, old_task);
+}
 [[gnu::noinline]] void begin_taskwait_in_general(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
                                                 const char ctc[]) {
     Measurement* m = gate();
     const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
-    // Tracing: every taskwait is measured, and traced, as a scheduling point.
     if (region == nullptr || !measured(region->info.kind) || ompp::trace::recording()) [[unlikely]] {
         enter_scheduling_point(h, old_task, ctc, K::Taskwait);
         return;
@@ -689,6 +767,8 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
 }
 OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
     if (const CommonCase c = common_case(h); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
+        if (ompp::trace::recording()) [[unlikely]]
+            return begin_traced_taskwait(*c.measurement, *c.thread, *c.region, old_task);
         *old_task = c.thread->begin_taskwait(*c.region);
         return;
     }

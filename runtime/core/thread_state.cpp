@@ -799,17 +799,36 @@ void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle t
     exit_in_scope(region, now, kind);
 }
 
+[[gnu::always_inline]] inline void ThreadState::leave_stub(Ticks now) {
+    if (Node* stub = std::exchange(current_->stub, nullptr)) [[likely]] {
+        const Ticks ran = elapsed(current_->stub_entered, now);
+        task_time_ += ran;
+        stub->metrics.record_visit(ran);
+    } else {
+        auto& frames = implicit_->frames;
+        if (frames.empty() || frames.back().node->kind != NodeKind::TaskStub) [[unlikely]] return;
+        task_time_ += elapsed(frames.back().entered, now);
+        pop(*implicit_, now);
+    }
+    // Tasks run in a join barrier are no wait there.
+    if (arrival_slot_ != nullptr) arrival_slot_->tasks.store(task_time_ - tasks_at_arrival_, std::memory_order_relaxed);
+}
+
+[[gnu::always_inline]] inline void ThreadState::enter_stub(TaskContext& target, Ticks now) {
+    TaskContext& host = *implicit_;
+    if (counters_ == nullptr && !folds_under(host, host.current_node())) [[likely]] {
+        target.stub = visit_without_frame(host, NodeKind::TaskStub, *target.region);
+        target.stub_entered = now;
+        return;
+    }
+    target.stub = nullptr;
+    push(host, NodeKind::TaskStub, *target.region, now);
+}
+
 [[gnu::always_inline]] inline void ThreadState::switch_to(TaskContext& target, Ticks now) {
     if (current_ == &target) return;
     if (current_ != implicit_) {
-        // Leave the stub of the task being suspended (or finished).
-        auto& frames = implicit_->frames;
-        if (!frames.empty() && frames.back().node->kind == NodeKind::TaskStub) {
-            task_time_ += elapsed(frames.back().entered, now);
-            pop(*implicit_, now);
-            // Tasks run in a join barrier are no wait there.
-            if (arrival_slot_ != nullptr) arrival_slot_->tasks.store(task_time_ - tasks_at_arrival_, std::memory_order_relaxed);
-        }
+        leave_stub(now);
         current_->suspended = true;
         current_->suspended_since = now;
         if (counters_ != nullptr) [[unlikely]] read_counters(current_->counters_suspended_since);
@@ -827,7 +846,7 @@ void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle t
                 }
             }
         }
-        push(*implicit_, NodeKind::TaskStub, *target.region, now);
+        enter_stub(target, now);
     }
 }
 
@@ -994,7 +1013,6 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
 [[gnu::always_inline]] inline void ThreadState::start_task(const RegionRecord& region, TaskHandle task, Ticks now) {
     TaskContext* instance = contexts_.allocate();
     instance->handle = task;
-    instance->region = &region;
     instance->frames.clear();
     instance->counter_marks.clear();
     instance->root_last_exited = nullptr;
@@ -1006,7 +1024,10 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     instance->task_mark = make_task_handle(task_counter_);
     instance->final_open = 0;
     instance->counters_suspended_total = {};
-    instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
+    // A recycled context that last ran an instance of this construct has
+    // its task root (nodes are never freed).
+    if (instance->region != &region) instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
+    instance->region = &region;
     Node& task_root = *instance->root;
     ++task_root.active_instances;
     task_root.max_active_instances.raise_to(task_root.active_instances);
@@ -1025,7 +1046,9 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
         close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
     }
     if (!instance->frames.empty()) pop(*instance, now);
-    switch_to(*implicit_, now);
+    // A finished instance is not suspended: only its stub is left.
+    leave_stub(now);
+    current_ = implicit_;
     retire(instance);
 }
 
@@ -1056,6 +1079,7 @@ void ThreadState::close_open_regions(Ticks now) {
     // their time up to now counts, suspension excluded as usual.
     while (!active_.empty()) {
         TaskContext* instance = active_.back();
+        if (Node* stub = std::exchange(instance->stub, nullptr)) stub->metrics.record_visit(elapsed(instance->stub_entered, now));
         if (instance->suspended) {
             instance->suspended_total += elapsed(instance->suspended_since, now);
             instance->suspended = false;

@@ -97,6 +97,8 @@ struct CounterMarks {
 // The implicit task of a thread or one explicit task instance.
 struct TaskContext {
     TaskHandle handle = 0;
+    // An instance's construct and its task_root, kept when the context is
+    // recycled (ThreadState::start_task reuses the root for the same construct).
     const RegionRecord* region = nullptr;
     Node* root = nullptr;  // the thread root, or the task_root of the instance's construct
     std::vector<Frame> frames;
@@ -135,6 +137,14 @@ struct TaskContext {
     // it is unchanged, no task created since may have been deferred, so a
     // taskwait there has nothing to wait for.
     std::uint64_t tasks_created_at_include = 0;
+    // While the instance runs: its stub (ThreadState::enter_stub) when that
+    // is no frame, and when it began running there.  The implicit task it
+    // hangs under makes no event meanwhile, so a frame there is not needed:
+    // the visit's control flow is counted at its start and its time is its
+    // whole span (that implicit task is not suspended while one of its
+    // tasks runs).
+    Node* stub = nullptr;
+    Ticks stub_entered = 0;
 
     Node* current_node() const { return frames.empty() ? root : frames.back().node; }
     // Where the node this context left last is kept (control flow): in the
@@ -451,6 +461,13 @@ private:
     }
     void start_cpu_sample(Frame& frame, Ticks now);
     void finish_cpu_sample(Frame& frame, Ticks body);
+    // An explicit task starts or stops running at the implicit task's
+    // scheduling point: its visit of the stub there (the time it ran)
+    // begins or ends.  Usually a visit without a frame (TaskContext::stub);
+    // a stub that folds, or whose counters are read, is a frame on the
+    // implicit task.
+    void enter_stub(TaskContext& target, Ticks now);
+    void leave_stub(Ticks now);
     void switch_to(TaskContext& target, Ticks now);
     // Pops frames down to `keep`, warning (`why`) for each region left open.
     void close_frames(TaskContext& context, std::size_t keep, Ticks now, std::string_view why);

@@ -175,6 +175,8 @@ public:
 
     void write(const TraceEvent& r) {
         ++records_;
+        // The team ends before anything but the tasks of its join barrier, when the last of them ended.
+        if (pending_team_end_ && running_.empty() && r.event != Event::TaskBegin) end_team(last_);
         const OTF2_TimeStamp time = std::max<OTF2_TimeStamp>(r.time >= start_ ? r.time - start_ : 0, last_);
         last_ = time;
         switch (r.event) {
@@ -208,9 +210,9 @@ public:
             enter(time, region_ref(r.region, Part::Construct));
             break;
         case Event::TeamEnd:
-            leave(time, region_ref(r.region, Part::Construct));
-            count(OTF2_EvtWriter_ThreadTeamEnd(writer_, nullptr, time, teams_.back()));
-            if (teams_.size() > 1) teams_.pop_back();
+            // A thread's Parallel_end comes before the OpenMP runtime's join barrier, where it may still run
+            // the team's tasks: those belong inside the parallel region and the team (write() ends it).
+            pending_team_end_ = PendingTeamEnd{region_ref(r.region, Part::Construct), current_};
             break;
         case Event::TaskCreate: {
             enter(time, region_ref(r.region, Part::Construct));
@@ -248,6 +250,7 @@ public:
     // Program end: regions still open (the program was interrupted there, or
     // memory mode dropped their end) are left at `end`, as the profile closes them.
     void close_open_regions(OTF2_TimeStamp end) {
+        if (pending_team_end_) end_team(last_);
         end = std::max(end, last_);
         for (auto& [task, open] : open_) {
             if (open.empty()) continue;
@@ -292,6 +295,13 @@ private:
         if (!held.empty()) held.pop_back();
         count(OTF2_EvtWriter_ThreadReleaseLock(writer_, nullptr, time, OTF2_PARADIGM_OPENMP, locks_.id(key), order));
     }
+    void end_team(OTF2_TimeStamp time) {
+        switch_to(time, pending_team_end_->task);
+        leave(time, pending_team_end_->parallel);
+        count(OTF2_EvtWriter_ThreadTeamEnd(writer_, nullptr, time, teams_.back()));
+        if (teams_.size() > 1) teams_.pop_back();
+        pending_team_end_.reset();
+    }
     void switch_to(OTF2_TimeStamp time, std::uint64_t handle) {
         const std::uint64_t task = static_cast<std::int64_t>(handle) <= 0 ? 0 : handle;
         if (task == current_) return;
@@ -310,6 +320,11 @@ private:
     std::vector<OTF2_CommRef> teams_;  // the teams this thread is in, innermost last
     std::uint64_t current_ = 0;  // the implicit task
     std::vector<std::uint64_t> running_;  // explicit tasks begun on this thread, innermost last
+    struct PendingTeamEnd {
+        OTF2_RegionRef parallel;
+        std::uint64_t task;  // the implicit task that ended it
+    };
+    std::optional<PendingTeamEnd> pending_team_end_;  // a TeamEnd not written yet (see Event::TeamEnd)
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> held_;  // lock -> orders held, innermost last
     std::map<std::uint64_t, std::vector<OTF2_RegionRef>> open_;  // task -> regions open in it, innermost last
     std::uint64_t events_ = 0;

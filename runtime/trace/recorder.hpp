@@ -136,6 +136,17 @@ inline bool recording() { return g_recording.load(std::memory_order_relaxed); }
 // The slow path: the thread's first record, or a full chunk.  Null: drop.
 ThreadBuffer* make_room(std::uint32_t thread);
 
+// The record if the thread's chunk has room for it, without a call: false,
+// having stored nothing, if the thread has no buffer yet or its chunk is
+// full (then record(), which makes room).
+inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                       std::uint64_t value = 0) {
+    ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
+    if (buffer == nullptr || buffer->next == buffer->end) [[unlikely]] return false;
+    *buffer->next++ = encode(event, region, time, value);
+    return true;
+}
+
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                    std::uint64_t value = 0) {
     ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;

@@ -1,7 +1,10 @@
 #include "graph.hpp"
+#include "repeats.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
+#include <numeric>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -134,10 +137,14 @@ ExecutionGraph::ExecutionGraph(const Trace& trace) : trace_(trace) {
                 break;
             case Kind::Leave: {
                 const Region& region = trace.regions.at(e.region);
+                // A thread that ran tasks at a barrier or taskwait switches back to its own task as it
+                // leaves, at the same time: what held the departure up held up that switch.
+                const NodeId departure =
+                    i > 0 && events[i - 1].kind == Kind::TaskSwitch && events[i - 1].time == e.time ? n - 1 : n;
                 if (!teams.empty() && is_barrier(region)) {
-                    barriers[{teams.back().fork, teams.back().barriers++}].second.push_back(n);
+                    barriers[{teams.back().fork, teams.back().barriers++}].second.push_back(departure);
                 }
-                if (is_task_sync(region)) syncs[walk.current()].push_back({walk.left().since, e.time, n});
+                if (is_task_sync(region)) syncs[walk.current()].push_back({walk.left().since, e.time, departure});
                 break;
             }
             case Kind::TaskCreate:
@@ -229,6 +236,8 @@ std::vector<PathStep> ExecutionGraph::critical_path() const {
     for (const PathEdge& edge : critical_edges()) {
         const Node to = node(edge.to);
         const Event& reached = event(edge.to);
+        // No time between two events of a thread (a task switch and its body's enter): nothing to show.
+        if (edge.kind == EdgeKind::Program && !path.empty() && reached.time == event(edge.from).time) continue;
         // Work: the region it was done in; a dependency: the region of the event it let go on.
         const bool at_region_event = reached.kind == Kind::Enter || reached.kind == Kind::Leave;
         const std::uint32_t region = edge.kind == EdgeKind::Program ? innermost_[edge.from]
@@ -258,24 +267,138 @@ std::vector<PathShare> ExecutionGraph::shares(const std::vector<PathStep>& path)
     return ranked;
 }
 
-void ExecutionGraph::write_path_text(const std::vector<PathStep>& path, std::ostream& out) const {
+namespace {
+
+// A line of the critical path's text: a step, or the same step of every
+// copy of a repeated block, their lengths summed.
+struct PathLine {
+    PathStep step;
+    double seconds;
+};
+
+// What one line at the top of a listing stands for: a line, or a repeated
+// block of them.
+struct Fold {
+    std::size_t at;  // its first line
+    Repeat repeat;
+    double seconds;  // of all its lines
+};
+
+std::vector<Fold> fold_repeats(std::span<const PathLine> lines) {
+    const auto same = [](const PathLine& a, const PathLine& b) {
+        return a.step.kind == b.step.kind && a.step.thread == b.step.thread &&
+               a.step.from_thread == b.step.from_thread && a.step.region == b.step.region &&
+               a.step.event == b.step.event;
+    };
+    std::vector<Fold> folds;
+    for (std::size_t at = 0; at < lines.size();) {
+        const Repeat repeat = repeat_at_front(lines.subspan(at), same);
+        double seconds = 0;
+        for (std::size_t i = at; i < at + repeat.items(); ++i) seconds += lines[i].seconds;
+        folds.push_back({at, repeat, seconds});
+        at += repeat.items();
+    }
+    return folds;
+}
+
+// The block of a repeat once, each line the sum of its copies.
+std::vector<PathLine> block_of(std::span<const PathLine> lines, const Fold& fold) {
+    std::vector<PathLine> block(lines.begin() + static_cast<std::ptrdiff_t>(fold.at),
+                                lines.begin() + static_cast<std::ptrdiff_t>(fold.at + fold.repeat.period));
+    for (std::size_t copy = 1; copy < fold.repeat.count; ++copy) {
+        for (std::size_t i = 0; i < block.size(); ++i) block[i].seconds += lines[fold.at + copy * block.size() + i].seconds;
+    }
+    return block;
+}
+
+// The listing's columns: begin (seconds from the path's start), length,
+// thread, then the step or what a line stands for, indented by depth.
+class PathListing {
+public:
+    PathListing(std::ostream& out, std::uint64_t origin, std::function<double(std::uint64_t)> seconds,
+                std::function<std::string(const PathStep&)> where)
+        : out_(out), origin_(origin), seconds_(std::move(seconds)), where_(std::move(where)) {}
+
+    void write_fold(std::span<const PathLine> lines, const Fold& fold, int depth) const {
+        const PathStep& first = lines[fold.at].step;
+        if (fold.repeat.count == 1) {
+            write_line(first, fold.seconds, fmt::to_string(first.thread),
+                       fmt::format("{:<10} {}", to_string(first.kind), where_(first)), depth);
+            return;
+        }
+        write_line(first, fold.seconds, "",
+                   fmt::format("{} times the {} below, lengths summed:", fold.repeat.count,
+                               fold.repeat.period == 1 ? std::string("step") : fmt::format("{} steps", fold.repeat.period)),
+                   depth);
+        const std::vector<PathLine> block = block_of(lines, fold);
+        for (const Fold& inner : fold_repeats(block)) write_fold(block, inner, depth + 1);
+    }
+    void write_omitted(const PathStep& first, double seconds, std::size_t steps) const {
+        write_line(first, seconds, "", fmt::format("... {} shorter steps (--lines 0 prints every step)", steps), 0);
+    }
+
+private:
+    void write_line(const PathStep& first, double seconds, const std::string& thread, const std::string& what,
+                    int depth) const {
+        out_ << fmt::format("  {:>12.6f} {:>12.6f}  {:>7}  {:{}}{}\n", seconds_(first.begin - origin_), seconds, thread,
+                            "", 2 * depth, what);
+    }
+
+    std::ostream& out_;
+    std::uint64_t origin_;
+    std::function<double(std::uint64_t)> seconds_;
+    std::function<std::string(const PathStep&)> where_;
+};
+
+}  // namespace
+
+void ExecutionGraph::write_path_text(const std::vector<PathStep>& path, std::size_t max_lines, std::ostream& out) const {
     if (path.empty()) {
         out << "critical path: empty trace\n";
         return;
     }
     const double total = trace_.seconds(path.back().end - path.front().begin);
+    std::vector<PathLine> lines;
+    lines.reserve(path.size());
+    for (const PathStep& step : path) lines.push_back({step, trace_.seconds(step.end - step.begin)});
+    const std::vector<Fold> folds = fold_repeats(lines);
+    // Of more folds than max_lines, the longest are printed; each run of the others as one line.
+    std::vector<bool> printed(folds.size(), true);
+    if (max_lines > 0 && folds.size() > max_lines) {
+        std::vector<std::size_t> by_length(folds.size());
+        std::iota(by_length.begin(), by_length.end(), std::size_t{0});
+        std::stable_sort(by_length.begin(), by_length.end(),
+                         [&](std::size_t a, std::size_t b) { return folds[a].seconds > folds[b].seconds; });
+        for (std::size_t i = max_lines; i < by_length.size(); ++i) printed[by_length[i]] = false;
+    }
     out << fmt::format("critical path: {:.6f} s from the first event to the last, {} steps "
-                       "({} events, {} edges)\n",
+                       "({} events, {} edges); steps that repeat are printed once with a count",
                        total, path.size(), node_count_, edges());
+    if (max_lines > 0 && folds.size() > max_lines) {
+        out << fmt::format("; of its {} entries (a step, or a repeated block) the {} longest", folds.size(), max_lines);
+    }
+    out << "\n";
     out << fmt::format("  {:>12} {:>12}  {:>7}  {:<10} {}\n", "begin [s]", "length [s]", "thread", "step", "where");
-    for (const PathStep& step : path) {
-        std::string where = label(step.region);
-        if (step.kind != EdgeKind::Program) {
-            where = fmt::format("thread {} -> thread {}: {} {}", step.from_thread, step.thread, to_string(step.event),
-                                where);
+    const PathListing listing(
+        out, path.front().begin, [this](std::uint64_t ticks) { return trace_.seconds(ticks); },
+        [this](const PathStep& step) {
+            if (step.kind == EdgeKind::Program) return label(step.region);
+            return fmt::format("thread {} -> thread {}: {} {}", step.from_thread, step.thread, to_string(step.event),
+                               label(step.region));
+        });
+    for (std::size_t i = 0; i < folds.size();) {
+        if (printed[i]) {
+            listing.write_fold(lines, folds[i++], 0);
+            continue;
         }
-        out << fmt::format("  {:>12.6f} {:>12.6f}  {:>7}  {:<10} {}\n", trace_.seconds(step.begin - path.front().begin),
-                           trace_.seconds(step.end - step.begin), step.thread, to_string(step.kind), where);
+        const Fold& first = folds[i];
+        double seconds = 0;
+        std::size_t steps = 0;
+        for (; i < folds.size() && !printed[i]; ++i) {
+            seconds += folds[i].seconds;
+            steps += folds[i].repeat.items();
+        }
+        listing.write_omitted(lines[first.at].step, seconds, steps);
     }
     const std::vector<PathShare> ranked = shares(path);
     out << "where the critical path spends its time:\n";

@@ -52,9 +52,14 @@ public:
 
     std::size_t nodes() const { return node_count_; }
     std::size_t edges() const { return cross_.size() + node_count_ - trace_.threads.size(); }
-    // From the first event to the last, consecutive work steps in one region merged.
+    // From the first event to the last, consecutive work steps in one region
+    // merged, work steps of no time (a task switch, then its body's enter) left out.
     std::vector<PathStep> critical_path() const;
-    void write_path_text(const std::vector<PathStep>& path, std::ostream& out) const;
+    // The path as text, first to last: back-to-back copies of a block of
+    // steps (a loop's iterations) printed once with their count, each line
+    // the sum of its copies; of more than `max_lines` lines (0: no limit)
+    // the longest, each run of the others as one line with their sum.
+    void write_path_text(const std::vector<PathStep>& path, std::size_t max_lines, std::ostream& out) const;
     // The same as data for ompp-view html: each step with its region's name,
     // file and line, times in seconds from the trace's start; the shares per
     // region; the Graphviz text of write_dot.

@@ -221,7 +221,13 @@ std::string ThreadWalk::step(const Event& event, const Trace& trace) {
         break;
     }
     case Kind::TaskSwitch:
+        if (!suspended_.empty() && suspended_.back() == event.task()) {
+            suspended_.pop_back();
+        } else if (!current_completed_) {
+            suspended_.push_back(current_);
+        }
         current_ = event.task();
+        current_completed_ = false;
         stacks_[current_];
         break;
     case Kind::TaskComplete: {
@@ -231,6 +237,7 @@ std::string ThreadWalk::step(const Event& event, const Trace& trace) {
                    " completes with " + name(it->second.back().region) + " open";
         }
         if (it != stacks_.end() && event.b != 0) stacks_.erase(it);
+        if (event.task() == current_) current_completed_ = true;
         break;
     }
     default: break;
@@ -240,7 +247,8 @@ std::string ThreadWalk::step(const Event& event, const Trace& trace) {
 
 const std::vector<ThreadWalk::Open>& ThreadWalk::stack() const {
     static const std::vector<Open> none;
-    const auto it = stacks_.find(current_);
+    const TaskKey where = current_completed_ && !suspended_.empty() ? suspended_.back() : current_;
+    const auto it = stacks_.find(where);
     return it != stacks_.end() ? it->second : none;
 }
 

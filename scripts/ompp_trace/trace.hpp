@@ -86,8 +86,10 @@ public:
     // a Leave that matches, `left()` is the region it closes.
     std::string step(const Event& event, const Trace& trace);
     TaskKey current() const { return current_; }
-    // The running task's open regions (none between a task's completion
-    // and the switch to the next).
+    // Where the thread is: the running task's open regions.  Between a
+    // task's completion and the switch to the next the thread is back at
+    // the scheduling point where that task began (a barrier, a taskwait, a
+    // task creation): the open regions of the task it suspended there.
     const std::vector<Open>& stack() const;
     const Open& left() const { return left_; }
     // Regions still open in any task at the end.
@@ -96,6 +98,8 @@ public:
 private:
     std::uint64_t location_;
     TaskKey current_;
+    bool current_completed_ = false;
+    std::vector<TaskKey> suspended_;  // tasks this thread switched away from, unfinished, innermost last
     std::map<TaskKey, std::vector<Open>> stacks_{{current_, {}}};
     Open left_{0, 0};
 };

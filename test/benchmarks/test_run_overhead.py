@@ -132,6 +132,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ -n "$FAKE_RUN_LOG" ]; then echo "{build} $variant $OMP_NUM_THREADS" >> "$FAKE_RUN_LOG"; fi
 if [ -n "$OMPP_OUTDIR" ] && [ "{write_profile}" = yes ]; then
   cat > "$OMPP_OUTDIR/bots_fake.$OMP_NUM_THREADS-0.ompp.json" <<'JSON'
 {profile}
@@ -154,16 +155,17 @@ class WholeFlow(unittest.TestCase):
         bin_dir = self.build_dir / build / "bin"
         bin_dir.mkdir(parents=True, exist_ok=True)
         script = bin_dir / "bots_fake"
-        script.write_text(FAKE_KERNEL.format(time=time, checksum=checksum, write_profile=write_profile,
+        script.write_text(FAKE_KERNEL.format(build=build, time=time, checksum=checksum, write_profile=write_profile,
                                              profile=json.dumps(NESTED_PROFILE)))
         script.chmod(script.stat().st_mode | stat.S_IXUSR)
 
-    def harness_run(self):
+    def harness_run(self, env=None):
         csv_path = Path(self.scratch.name) / "out.csv"
         result = subprocess.run([sys.executable, str(HARNESS), "--no-build", "--build-dir", str(self.build_dir),
                                  "--ompp-cxx", "/bin/true", "--runs", "3", "--threads", "1,2", "--size", "smoke",
                                  "--csv", str(csv_path)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
+                                env=dict(os.environ, **(env or {})))
         if not csv_path.exists():
             return result, []
         with csv_path.open() as handle:
@@ -184,6 +186,18 @@ class WholeFlow(unittest.TestCase):
             self.assertGreater(float(row["profile_bytes"]), 0)
             self.assertGreater(float(row["instrumented_rss_mb"]), 0)
             self.assertEqual(row["valid"], "True")
+
+    def test_runs_interleaved_in_rotated_order(self):
+        self.install("plain", "1.0")
+        self.install("ompp", "1.0")
+        log = Path(self.scratch.name) / "runs.log"
+        result, _ = self.harness_run(env={"FAKE_RUN_LOG": str(log)})
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("load average before:", result.stdout)
+        runs = log.read_text().split("\n")[:6]
+        # The first row (variant cutoff, 1 thread): three rounds, each of both builds, the first build rotating.
+        self.assertEqual(runs, ["plain cutoff 1", "ompp cutoff 1", "ompp cutoff 1", "plain cutoff 1",
+                                "plain cutoff 1", "ompp cutoff 1"])
 
     def test_different_checksum_fails(self):
         self.install("plain", "1.0")

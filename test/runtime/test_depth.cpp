@@ -165,3 +165,34 @@ TEST_CASE("entries past the frame bound are counted, not recorded, and their exi
 TEST_CASE("OMPP_MAX_DEPTH's documented default is the measurement's", "[config][depth]") {
     CHECK(config::Config::defaults().integer("OMPP_MAX_DEPTH") == core::kDefaultMaxDepth);
 }
+
+// A task run at a scheduling point below the limit: its stub folds under the
+// fold point (a frame on the implicit task, where a stub above the limit
+// needs none), with the time the task ran and one switch per run.
+TEST_CASE("a task run below the depth limit has its stub folded", "[core][depth][tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock(), 2);
+    const auto& rec = region("userRegion", 930, "userRegionName=deep*");
+    const auto& task = region("task", 940);
+    const auto& taskwait = region("taskwait", 950);
+    core::ThreadState& t = m.this_thread();
+    for (int level = 0; level < 3; ++level) t.enter(rec, 1000 + static_cast<core::Ticks>(level));
+    for (core::Ticks start : {1100, 1300}) {
+        t.enter(taskwait, start);
+        t.task_begin(task, t.new_task_handle(), start + 10);
+        t.task_end(task, start + 40);
+        t.exit(taskwait, start + 50);
+    }
+    for (int level = 3; level-- > 0;) t.exit(rec, 1500);
+    const model::Profile p = m.build_profile();
+    const model::Node* stub = nullptr;
+    for (const auto& node : p.nodes) {
+        if (node.kind == NodeKind::TaskStub) stub = &node;
+    }
+    REQUIRE(stub != nullptr);
+    CHECK(depth_of(p, *stub) == 3);  // under the fold point, rec at depth 2
+    REQUIRE(thread_of(*stub, 0) != nullptr);
+    CHECK(thread_of(*stub, 0)->task_switches == 2);
+    CHECK(thread_of(*stub, 0)->inclusive_s == Approx(60 * kNs));
+    CHECK(p.warnings.empty());
+}

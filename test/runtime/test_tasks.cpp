@@ -27,6 +27,13 @@ void require_no_negative_exclusive(const model::Profile& p) {
     }
 }
 
+// The task_root node of `construct` under the thread root; the test stops without one.
+const model::Node& task_root_of(const model::Profile& p, const core::RegionRecord& construct) {
+    const auto* node = find_child(p, 0, NodeKind::TaskRoot, construct.info.id);
+    REQUIRE(node != nullptr);
+    return *node;
+}
+
 }  // namespace
 
 // The seed's Fig. 6-11: two instances of task construct A are created, the
@@ -318,16 +325,49 @@ TEST_CASE("task profiling: undeferred task inside its creation, nested in anothe
 
     const auto p = m.build_profile();
     require_no_negative_exclusive(p);
-    const auto* outer_root = find_child(p, 0, NodeKind::TaskRoot, outer.info.id);
-    const auto* inner_root = find_child(p, 0, NodeKind::TaskRoot, inner.info.id);
-    REQUIRE(outer_root != nullptr);
-    REQUIRE(inner_root != nullptr);
+    const auto* outer_root = &task_root_of(p, outer);
+    const auto* inner_root = &task_root_of(p, inner);
     // The outer task was suspended while the inner one ran (1020-1060).
     CHECK(thread_of(*outer_root, 0)->inclusive_s == Approx(60 * kNs));
     CHECK(thread_of(*inner_root, 0)->inclusive_s == Approx(30 * kNs));
     const auto* create = find_child(p, outer_root->id, NodeKind::Region, inner.info.id);
     REQUIRE(create != nullptr);
     CHECK(thread_of(*create, 0)->inclusive_s == Approx(20 * kNs));
+    CHECK(p.warnings.empty());
+}
+
+// Task contexts are recycled; one keeps the task root of the construct its
+// last instance ran (ThreadState::start_task), so instances of constructs
+// run in turn must still each land under their own task root, and a
+// finished instance's context starts its next instance unsuspended.
+TEST_CASE("task profiling: recycled task contexts of different constructs in turn", "[tasks]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& task_a = region("task", 140);
+    const auto& task_b = region("task", 142);
+    const auto& inner = region("userRegion", 144, "userRegionName=inner");
+    core::ThreadState& t = m.this_thread();
+    core::Ticks now = 1000;
+    for (const auto* construct : {&task_a, &task_b, &task_a, &task_b, &task_b}) {
+        t.task_begin(*construct, t.new_task_handle(), now);
+        t.enter(inner, now + 10);
+        t.exit(inner, now + 20);
+        t.task_end(*construct, now + (construct == &task_a ? 30 : 50));
+        now += 100;
+    }
+    const auto p = m.build_profile();
+    require_no_negative_exclusive(p);
+    const auto* root_a = &task_root_of(p, task_a);
+    const auto* root_b = &task_root_of(p, task_b);
+    CHECK(thread_of(*root_a, 0)->visits == 2);
+    CHECK(thread_of(*root_b, 0)->visits == 3);
+    CHECK(thread_of(*root_a, 0)->inclusive_s == Approx(60 * kNs));
+    CHECK(thread_of(*root_b, 0)->inclusive_s == Approx(150 * kNs));
+    for (const auto* root : {root_a, root_b}) {
+        const auto* visits_inside = find_child(p, root->id, NodeKind::Region, inner.info.id);
+        REQUIRE(visits_inside != nullptr);
+        CHECK(thread_of(*visits_inside, 0)->visits == thread_of(*root, 0)->visits);
+    }
     CHECK(p.warnings.empty());
 }
 
@@ -477,6 +517,13 @@ TEST_CASE("program end closes every thread's open regions, task instances includ
     const auto* tw = find_child(p, par_node->id, NodeKind::Region, taskwait.info.id);
     REQUIRE(tw != nullptr);
     CHECK(thread_of(*tw, 1)->inclusive_s == Approx(800 * kNs));
+    // The instance was running there: its time at the taskwait (its stub,
+    // no frame while it runs) counts up to the end too.
+    const auto* stub = find_child(p, tw->id, NodeKind::TaskStub, task_a.info.id);
+    REQUIRE(stub != nullptr);
+    REQUIRE(thread_of(*stub, 1) != nullptr);
+    CHECK(thread_of(*stub, 1)->task_switches == 1);
+    CHECK(thread_of(*stub, 1)->inclusive_s == Approx(700 * kNs));
     std::size_t marked = 0;
     for (const auto& warning : p.warnings) {
         if (warning.text.find("still open at program end") != std::string::npos) marked += warning.occurrences;

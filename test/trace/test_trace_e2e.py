@@ -154,6 +154,30 @@ class TraceEvents(unittest.TestCase):
         self.assertEqual(len([e for e in events if e["ph"] == "f"]), self.TASKS)
 
 
+class JoinBarrierTasks(unittest.TestCase):
+    """A worker runs a task after its own Parallel_end, in the runtime's join barrier."""
+
+    def test_the_task_is_inside_the_region_and_the_team(self):
+        archive, _ = run_traced("join_barrier_tasks")
+        self.assertEqual(stats(archive)["problems"], [])
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "trace.json")
+            subprocess.run([OMPP_TRACE, "perfetto", archive, "-o", out], check=True, capture_output=True)
+            with open(out) as f:
+                slices = [e for e in json.load(f)["traceEvents"] if e["ph"] == "X"]
+        (late,) = [e for e in slices if e["name"].startswith("late")]
+        (region,) = [e for e in slices if e["tid"] == late["tid"] and e["name"].startswith("!$omp parallel")]
+        self.assertLessEqual(region["ts"], late["ts"])
+        self.assertGreaterEqual(region["ts"] + region["dur"], late["ts"] + late["dur"], (region, late))
+
+    def test_the_masters_join_waits_for_the_task(self):
+        archive, _ = run_traced("join_barrier_tasks")
+        steps = graph_json(archive)["steps"]
+        (late,) = [s for s in steps if s["work"] and s["region"].startswith("late @")]
+        self.assertGreaterEqual(late["duration_s"], 0.025, steps)
+        self.assertEqual(steps[-1]["step"], "join", steps)
+
+
 class Graph(unittest.TestCase):
     def dot_nodes(self, tasks):
         """ompp-view graph of trace_events with `tasks` tasks: its node count (the critical path printed)."""
@@ -252,6 +276,66 @@ class CriticalPath(unittest.TestCase):
         self.assertGreaterEqual(work["c"], 0.059, steps)
         order = [s[3][0] for s in steps if s[1] == "work" and re.match(r"[abc] @", s[3])]
         self.assertEqual(order, ["a", "b", "c"], steps)
+
+
+    def test_loop_iterations_print_once_with_their_count(self):
+        archive, _ = run_traced("barrier_loop")
+        text = subprocess.run([OMPP_TRACE, "graph", archive], capture_output=True, text=True, timeout=120,
+                              check=True).stdout
+        total_steps = int(re.search(r"last, (\d+) steps", text).group(1))
+        path_s = float(re.search(r"critical path: ([\d.]+) s", text).group(1))
+        listing = text.split("where the critical path spends its time:")[0].splitlines()[2:]
+        repeats = [int(m.group(1)) for m in (re.search(r"(\d+) times the \d+ steps? below", l) for l in listing) if m]
+        self.assertTrue(repeats and max(repeats) >= 5, text)
+        self.assertGreaterEqual(total_steps, 4 * 30, text)
+        self.assertLess(len(listing), total_steps / 2, text)
+        # The top level's lengths add up to the whole path; nested lines are sums of their copies, so the slow
+        # steps' lines add up to the slow share of the summary below them.  Columns: begin, length, thread,
+        # then the step (or the repeat), indented two spaces per level.
+        step_column = len("  {:>12} {:>12}  {:>7}  ".format("", "", ""))
+        depth = [len(l[step_column:]) - len(l[step_column:].lstrip(" ")) for l in listing]
+        top = [float(l.split()[1]) for l, d in zip(listing, depth) if d == 0]
+        self.assertLess(len(top), len(listing), text)
+        self.assertAlmostEqual(sum(top), path_s, delta=1e-5 * len(top), msg=text)
+        slow_lines = sum(float(l.split()[1]) for l in listing if l.endswith("slow @barrier_loop.c:36"))
+        slow_share = sum(float(l.split()[0]) for l in text.split("spends its time:")[1].splitlines()
+                         if l.endswith("slow @barrier_loop.c:36"))
+        self.assertAlmostEqual(slow_lines, slow_share, delta=1e-5 * len(listing), msg=text)
+        self.assertGreater(slow_share, 0.15, text)
+
+        # Only the 3 longest entries: the runs between them one line each, the top level still adding up.
+        short = subprocess.run([OMPP_TRACE, "graph", archive, "--lines", "3"], capture_output=True, text=True,
+                               timeout=120, check=True).stdout
+        listing = short.split("where the critical path spends its time:")[0].splitlines()[2:]
+        omitted = [l for l in listing if re.search(r"\.\.\. \d+ shorter steps", l)]
+        self.assertTrue(omitted, short)
+        top = [l for l in listing if len(l[step_column:]) == len(l[step_column:].lstrip(" "))]
+        self.assertLessEqual(len(top), 3 + len(omitted), short)
+        self.assertAlmostEqual(sum(float(l.split()[1]) for l in top), path_s, delta=1e-5 * len(top), msg=short)
+        self.assertIn("the 3 longest", short.splitlines()[0])
+        bad = subprocess.run([OMPP_TRACE, "graph", archive, "--lines", "many"], capture_output=True, text=True,
+                             timeout=120)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--lines wants a number", bad.stderr)
+
+
+    def test_taskwait_ends_with_the_task_completed_on_another_thread(self):
+        archive, _ = run_traced("taskwait_handover")
+        steps = graph_json(archive)["steps"]
+        (long_work,) = [s for s in steps if s["work"] and s["region"].startswith("long @")]
+        self.assertGreaterEqual(long_work["duration_s"], 0.05, steps)
+        # Into the master's taskwait from A's completion, not along the master's wait after B.
+        self.assertTrue(any(s["step"] == "task wait" and s["thread"] == 0 and s["kind"] == "taskwait" for s in steps),
+                        steps)
+        self.assertFalse([s for s in steps if s["work"] and s["thread"] == 0 and s["duration_s"] > 0.03], steps)
+
+    def test_time_between_tasks_at_a_barrier_is_in_the_barrier(self):
+        archive, _ = run_traced("barrier_after_task")
+        steps = graph_json(archive)["steps"]
+        # Outside any region (kind ""), as it was, or in the barrier.
+        between = [s for s in steps if s["work"] and s["thread"] == 1 and s["duration_s"] >= 0.035
+                   and s["kind"] in ("", "implicit barrier")]
+        self.assertEqual([(s["kind"], s["line"]) for s in between], [("implicit barrier", 45)], steps)
 
 
 class CriticalPathJson(unittest.TestCase):

@@ -3,16 +3,10 @@
  * machine).  The critical path runs fork -> thread 1's 200 ms in the user
  * region "slow" -> the barrier -> the join. */
 #include <omp.h>
-#include <time.h>
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
+#include "by_hand.h"
 #include "../../analyses/programs/pomp2_by_hand.h"
-
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
 
 static POMP2_Region_handle parallel_region;
 static POMP2_USER_Region_handle slow_region, fast_region;

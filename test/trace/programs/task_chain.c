@@ -4,16 +4,10 @@
  * critical path is the chain: A's, B's and C's work (user regions a, b,
  * c) one after the other, then back out through the taskwaits. */
 #include <omp.h>
-#include <time.h>
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_user_lib.h>
+#include "by_hand.h"
 #include "../../analyses/programs/pomp2_by_hand.h"
-
-static void sleep_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
 
 static POMP2_Region_handle parallel_region, single_region, task_region, taskwait_region;
 static POMP2_USER_Region_handle work_regions[3];
