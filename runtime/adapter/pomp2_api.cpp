@@ -29,6 +29,7 @@ using ompp::core::Measurement;
 using ompp::core::RegionRecord;
 using ompp::core::RegionRegistry;
 using ompp::core::TaskHandle;
+using ompp::core::TeamBegin;
 using ompp::core::ThreadState;
 using ompp::deadlock::watching;
 using K = ompp::model::RegionKind;
@@ -431,24 +432,27 @@ TeamPlace team_place() {
 // runtime nothing; any other asks for its place.  The team's size is noted
 // by its threads as their number plus one: every thread of a team begins it,
 // so the last one's is the size.
+template <TeamBegin B = TeamBegin::Alone>
 void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now, const TeamPlace& place,
                    std::uint64_t forker) {
     if (place.thread_num > 0) m.note_team_size(static_cast<std::uint32_t>(place.thread_num) + 1);
     ThreadState& thread = m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    thread.parallel_begin(region, now, {forker, place.level});
+    thread.parallel_begin<B>(region, now, {forker, place.level});
     traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
+template <TeamBegin B = TeamBegin::Alone>
 [[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now) {
     const TeamPlace place = team_place();
-    begin_team_at(m, handle, now, place, place.forker(place.team_key()));
+    begin_team_at<B>(m, handle, now, place, place.forker(place.team_key()));
 }
 
 // The common case's begin of a team at `now`: the master's, or a worker's
 // out of line.
+template <TeamBegin B = TeamBegin::Alone>
 [[gnu::always_inline]] inline void begin_team(const CommonCase& c, POMP2_Region_handle* handle, ompp::core::Ticks now) {
-    if (!c.thread->parallel_begin_as_master(*c.region, now)) begin_team_in_general(*c.measurement, handle, now);
+    if (!c.thread->parallel_begin_as_master<B>(*c.region, now)) begin_team_in_general<B>(*c.measurement, handle, now);
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
@@ -486,6 +490,9 @@ void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* han
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
             const auto now = c.measurement->now();
+            // The part on the region's own handle (all but `parallel loop`):
+            // one event, which may leave the part out (ThreadState::parallel_begin).
+            if (construct == c.region) return begin_team<TeamBegin::WithPart>(c, parallel, now);
             begin_team(c, parallel, now);
             return c.thread->enter(*construct, now);
         }
@@ -499,12 +506,11 @@ void exit_ending_team(POMP2_Region_handle* handle, POMP2_Region_handle* parallel
         const CommonCase c = untraced_common_case(parallel);
         const RegionRecord* construct = measured_construct(handle);
         if (c.thread != nullptr && construct != nullptr) [[likely]] {
-            const auto now = c.measurement->now();
-            c.thread->exit(*construct, now);
-            return c.thread->parallel_end(*c.region, now);
+            return c.thread->exit_part_and_end_team(*construct, *c.region, c.measurement->now());
         }
     }
-    exit(handle, fallback);
+    on_region_in_general(handle, nullptr, fallback, E::Leave,
+                         [](ThreadState& t, const RegionRecord& r, auto now) { t.exit_part(r, now); });
     POMP2_Parallel_end(parallel);
 }
 

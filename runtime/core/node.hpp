@@ -13,6 +13,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -43,6 +44,7 @@ private:
     std::atomic<std::uint64_t> value_;
 };
 
+inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::uint64_t kNoVisitYet = std::numeric_limits<std::uint64_t>::max();
 
 // Times are ticks of the measurement clock.
@@ -95,24 +97,38 @@ struct PredecessorEntry {
 // master, after the join, computes every thread's wait as the team's latest
 // arrival minus its own, less the time it ran tasks after arriving (tasks
 // pending at the region's end run inside the join barrier).
-struct TeamMember {
+//
+// Every figure of a worker's visit is handed over in its member, one cache
+// line, and the master writes them all into the worker's node at the join:
+// the worker writes none of the node's visit figures (NodeMetrics' first
+// line, see Node), so at the join the master reads one line per worker that
+// the worker wrote, and writes lines only it writes, instead of taking the
+// node's lines back and forth with the worker every instance.
+struct alignas(kCacheLine) TeamMember {
     std::atomic<Node*> node{nullptr};  // published last (release)
     Node* barrier = nullptr;           // the worker's join-barrier node; null: its barrier was measured explicitly
     Ticks end = 0;                     // arrival at the region's end
     Ticks visit = 0;                   // the region's time on the worker up to its arrival
+    Ticks body = 0;                    // its body time up to its arrival
     bool outermost = true;             // false: a folded recursive visit (its time is the enclosing visit's)
     std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (worker writes, before release)
 };
 struct TeamRecord {
+    // The line the workers read and write at their arrival.
     std::unique_ptr<TeamMember[]> members;
     std::uint32_t capacity = 0;  // written by the master before the fork is published
     std::atomic<std::uint32_t> reported{0};
-    // The master's own arrival (master only).
-    Node* master_barrier = nullptr;
+    // The master's own arrival (master only), in a line of its own: the
+    // master writes it while workers arrive.
+    alignas(kCacheLine) Node* master_barrier = nullptr;
     Ticks master_tasks_at_arrival = 0;
 };
 
-struct Node {
+// Cache-line aligned, so that the visit figures (NodeMetrics' first fields:
+// visits to body_count) share no line with the identity, which other events
+// of the owner read, nor with the owner-only fields: the figures of a
+// worker's part of a parallel region are written by the master (TeamMember).
+struct alignas(kCacheLine) Node {
     // Identity: fixed before publication.
     model::NodeKind kind = model::NodeKind::Root;
     const RegionRecord* region = nullptr;
@@ -148,6 +164,7 @@ struct Node {
     PredecessorEntry* last_predecessor = nullptr;
     PredecessorEntry* earlier_predecessor = nullptr;
     std::uint32_t active_instances = 0;
+    bool body_begun = false;  // parallel-region nodes: a body began (ThreadState::begin_body_sample)
     Node* next_free = nullptr;
 
     // Reader side.
@@ -155,6 +172,13 @@ struct Node {
     Node* sibling() const { return next_sibling.load(std::memory_order_acquire); }
     PredecessorEntry* predecessor_list() const { return first_predecessor.load(std::memory_order_acquire); }
 };
+
+// The layout Node's alignment is for: the visit figures in one line, apart
+// from the identity and from what the owner writes at a team's begin.
+static_assert(offsetof(Node, metrics) % kCacheLine + offsetof(NodeMetrics, body_count) < kCacheLine);
+static_assert(offsetof(Node, metrics) / kCacheLine > offsetof(Node, depth) / kCacheLine);
+static_assert((offsetof(Node, metrics) + offsetof(NodeMetrics, startup)) / kCacheLine >
+              (offsetof(Node, metrics) + offsetof(NodeMetrics, body_count)) / kCacheLine);
 
 // Fixed-size blocks, bump allocation, and a free list for recycled objects:
 // after warm-up nothing is allocated.  Owned and used by one thread.

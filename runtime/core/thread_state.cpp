@@ -312,12 +312,15 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     exit_in_scope(region, now, kind);
 }
 
-[[gnu::always_inline]] inline void ThreadState::exit_in_scope(const RegionRecord& region, Ticks now, NodeKind kind) {
+[[gnu::always_inline]] inline void ThreadState::exit_in_scope(const RegionRecord& region, Ticks now, NodeKind kind,
+                                                              bool part_of_team) {
     if (absorb_dropped_exit()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, kind, region, now);
     if (frame == nullptr) [[unlikely]] {
         return warn_unmatched(region, "end event without a matching begin; ignored");
     }
+    // The exit of a part left out (see parallel_begin): nothing to measure.
+    if (part_of_team && frame->part_elided) return;
     if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
         frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
     }
@@ -443,6 +446,9 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
         return;
     }
     if (old_task != nullptr) *old_task = current_->handle;
+    if (!current_->frames.empty() && current_->frames.back().part_elided) [[unlikely]] {
+        enter_elided_part(region, now);
+    }
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
     Node* node = frame.node;
@@ -469,7 +475,8 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     ForkTable::publish(*own_fork_slot_.slot, ForkRecord{node, now, id_, &team});
 }
 
-[[gnu::always_inline]] inline bool ThreadState::begin_own_team(const RegionRecord& region, Ticks now) {
+[[gnu::always_inline]] inline bool ThreadState::begin_own_team(const RegionRecord& region, Ticks now,
+                                                               TeamBegin begin) {
     if (current_->frames.empty()) return false;
     Frame& top = current_->frames.back();
     if (!top.fork_pending || top.node->region != &region) return false;
@@ -483,17 +490,49 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
         top.restores_implicit = implicit_;
         implicit_ = current_;
     }
+    if (begin == TeamBegin::WithPart) begin_part(top, region, now);
     return true;
 }
 
-bool ThreadState::parallel_begin_as_master(const RegionRecord& region, Ticks now) {
-    const EventScope event(*this);
-    return event.refused() || begin_own_team(region, now);
+[[gnu::always_inline]] inline void ThreadState::begin_part(Frame& team, const RegionRecord& region, Ticks now) {
+    // A folded team frame's part is the same folded node: entering it counts
+    // a nested visit there, which leaving it out would change.
+    if (elides_part(region) && !team.folded && &team != &overflow_frame_) [[likely]] {
+        team.part_elided = true;
+        return;
+    }
+    enter_part(region, now);
 }
 
+// Out of line: the begins that inline begin_part stay without a stack frame.
+__attribute__((noinline)) Frame& ThreadState::enter_part(const RegionRecord& region, Ticks now) {
+    return push(*current_, NodeKind::Region, region, now);
+}
+
+__attribute__((noinline)) void ThreadState::enter_elided_part(const RegionRecord& region, Ticks now) {
+    Frame& team = current_->frames.back();
+    if (team.node->region != &region) return;
+    // A team of the region forked directly in its own elided part
+    // (recursion): without the part, the profile would take the nested
+    // instance's node for the part.  The part's own figures are not
+    // reported, so it may begin here.
+    team.part_elided = false;
+    Node* last_in_part = team.last_exited_child;
+    enter_part(region, now).last_exited_child = last_in_part;
+}
+
+template <TeamBegin B>
+bool ThreadState::parallel_begin_as_master(const RegionRecord& region, Ticks now) {
+    const EventScope event(*this);
+    return event.refused() || begin_own_team(region, now, B);
+}
+template bool ThreadState::parallel_begin_as_master<TeamBegin::Alone>(const RegionRecord&, Ticks);
+template bool ThreadState::parallel_begin_as_master<TeamBegin::WithPart>(const RegionRecord&, Ticks);
+
+template <TeamBegin B>
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
     const EventScope event(*this);
-    if (event.refused() || begin_own_team(region, now)) [[unlikely]] return;
+    if (event.refused() || begin_own_team(region, now, B)) [[unlikely]] return;
     TaskContext& context = *current_;
     arrival_slot_ = nullptr;
     if (team_fork_slot_.slot == nullptr || team_fork_slot_.key != position.parent_key) [[unlikely]]
@@ -508,9 +547,13 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     frame.node->metrics.startup.add(now - start);
     frame.phase_mark = now;
     begin_body_sample(frame, now);
+    if (B == TeamBegin::WithPart) begin_part(frame, region, now);
 }
+template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
+template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
 
 __attribute__((noinline)) void ThreadState::start_cpu_sample(Frame& frame, Ticks now) {
+    frame.node->body_begun = true;
     if (!measurement_.samples_cpu()) return;
     last_cpu_sample_ = now;
     frame.cpu_sampled = true;
@@ -530,25 +573,44 @@ __attribute__((noinline)) void ThreadState::finish_cpu_sample(Frame& frame, Tick
 
 void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
     const EventScope event(*this);
-    if (event.refused() || in_dropped_frame()) [[unlikely]] return;
+    if (event.refused()) [[unlikely]] return;
+    end_team_in_scope(region, now);
+}
+
+void ThreadState::exit_part_and_end_team(const RegionRecord& part, const RegionRecord& region, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    exit_in_scope(part, now, NodeKind::Region, true);
+    end_team_in_scope(region, now);
+}
+
+void ThreadState::exit_part(const RegionRecord& part, Ticks now) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    exit_in_scope(part, now, NodeKind::Region, true);
+}
+
+[[gnu::always_inline]] inline void ThreadState::end_team_in_scope(const RegionRecord& region, Ticks now) {
+    if (in_dropped_frame()) [[unlikely]] return;
     Frame* frame = open_frame(*current_, NodeKind::Region, region, now);
     if (frame == nullptr) [[unlikely]] {
         return warn_unmatched(region, "parallel end without begin; ignored");
     }
     Node* barrier = join_barrier(*frame, region);
     const Ticks body = elapsed(frame->phase_mark, now);
-    frame->node->metrics.body.add(body);
     if (frame->cpu_sampled) [[unlikely]] finish_cpu_sample(*frame, body);
     frame->phase_mark = now;
     if (!frame->worker) {
+        frame->node->metrics.body.add(body);
         if (TeamRecord* team = frame->node->team) {
             team->master_barrier = barrier;
             team->master_tasks_at_arrival = task_time_;
         }
         return;
     }
-    // A worker's part of the region ends here; it sees no join, so it tells
-    // the master, who completes its visit (barrier wait, shutdown) at the join.
+    // A worker's part of the region ends here; it sees no join, so it hands
+    // its figures to the master, who completes its visit (barrier wait,
+    // shutdown) at the join and records it (see TeamMember).
     TeamRecord* team = frame->team;
     const Visit visit = leave(*current_, now);
     if (team != nullptr) {
@@ -558,6 +620,7 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
             member.barrier = barrier;
             member.end = now;
             member.visit = visit.measured;
+            member.body = body;
             member.outermost = visit.outermost;
             member.tasks.store(0, std::memory_order_relaxed);
             member.node.store(visit.node, std::memory_order_release);
@@ -566,6 +629,7 @@ void ThreadState::parallel_end(const RegionRecord& region, Ticks now) {
             return;
         }
     }
+    visit.node->metrics.body.add(body);
     record(visit.node->metrics, visit.measured, visit.outermost);
     if (barrier != nullptr) barrier->metrics.record_visit(0);
 }
@@ -577,7 +641,9 @@ Node* ThreadState::join_barrier(Frame& frame, const RegionRecord& region) {
     if (frame.folded || measured_here(&region)) return nullptr;
     // A worksharing construct that ended the region without a barrier of its
     // own (implicitBarrier=join, GCC): the join barrier is its barrier.
-    Node* last = frame.last_exited_child;
+    // An elided part (see parallel_begin) is the last the region left, and
+    // stands for the region's own node.
+    Node* last = frame.part_elided ? nullptr : frame.last_exited_child;
     if (last != nullptr && last->kind == NodeKind::Region && last->region->barrier_at_join &&
         last->depth < max_depth_ && !measured_here(last->region)) {
         Node* barrier = child_of(last, NodeKind::ImplicitBarrier, last->region, nullptr);
@@ -628,9 +694,10 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
         const Ticks waited = wait(member.end, member.tasks.load(std::memory_order_relaxed));
         record(worker->metrics, member.visit + waited, member.outermost);
         if (member.barrier != nullptr) {
-            worker->metrics.body.add(waited);
+            worker->metrics.body.add(member.body + waited);
             record_join_wait(*member.barrier, *worker, waited);
         } else {
+            worker->metrics.body.add(member.body);
             worker->metrics.shutdown.add(waited);
         }
     }

@@ -83,6 +83,7 @@ struct Frame {
     bool included_final = false;  // task creation: its task runs inside it and is final
     bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
     bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
+    bool part_elided = false;   // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
     Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
@@ -158,6 +159,11 @@ struct TeamPosition {
     int level = 0;
 };
 
+// What a team's begin event stands for: the begin alone, or the begin and
+// the enter of the combined construct's part on the region's own handle
+// (the fused POMP2_Parallel_begin_for_enter/_sections_enter), at one time.
+enum class TeamBegin : std::uint8_t { Alone, WithPart };
+
 // Owner only: the nodes of one thread's tree by (parent, kind, region, fork
 // origin), so that a parent with thousands of children (user regions named
 // at run time) finds one without walking its list.  Grows only when a node
@@ -214,13 +220,32 @@ public:
     // that each POMP2 event is one call here.
     void fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size = 0,
               TaskHandle* old_task = nullptr);
+    // A combined parallel loop's loop part (TeamBegin::WithPart) is not
+    // entered where the profile folds it into the region's node anyway
+    // (ProfileBuilder: its own figures are never reported, its children are
+    // the region's): no frame, no node, no visit, the region's frame marked
+    // instead.  Its exit is then nothing; the join barrier and the first
+    // construct in the loop are recorded as they were with the part (their
+    // predecessor the part, that is the region's node).  A team of the same
+    // region forked directly inside (recursion) enters the part first, so
+    // that the profile still tells the part from the nested instance.  One
+    // function per TeamBegin: `parallel` pays nothing for the part.
+    template <TeamBegin B = TeamBegin::Alone>
     void parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position);
     // parallel_begin of the team's master, the thread that forked it (its
     // innermost frame is the fork), which needs no position: false, having
     // done nothing, on any other thread, which then asks the OpenMP runtime
     // for its position and calls parallel_begin.
+    template <TeamBegin B = TeamBegin::Alone>
     bool parallel_begin_as_master(const RegionRecord& region, Ticks now);
     void parallel_end(const RegionRecord& region, Ticks now);
+    // The fused exit of a combined construct's part and the team's end
+    // (POMP2_For_exit_parallel_end/_Sections_...): exit(part) and
+    // parallel_end(region) at one time, as one event.
+    void exit_part_and_end_team(const RegionRecord& part, const RegionRecord& region, Ticks now);
+    // The exit of a combined construct's part on its own: exit(part), or
+    // nothing if the part was left out.
+    void exit_part(const RegionRecord& part, Ticks now);
     void join(const RegionRecord& region, Ticks now, std::optional<TaskHandle> resumed = std::nullopt);
 
     // OpenMP locks.  A visit covers the set call (its wait is enterT); the
@@ -317,7 +342,9 @@ public:
 
 private:
     // exit() and resume() inside an event scope opened by the caller.
-    void exit_in_scope(const RegionRecord& region, Ticks now, model::NodeKind kind);
+    // `part_of_team`: the exit of a combined construct's part, which may
+    // have been left out (parallel_begin).
+    void exit_in_scope(const RegionRecord& region, Ticks now, model::NodeKind kind, bool part_of_team = false);
     void resume_in_scope(TaskHandle task, Ticks now) {
         if (current_->handle != task) [[unlikely]] resume_other(task, now);
     }
@@ -383,7 +410,20 @@ private:
     Visit leave(TaskContext& context, Ticks now);
     // parallel_begin's part on the master (see parallel_begin_as_master),
     // inside the caller's event scope: false on a worker.
-    bool begin_own_team(const RegionRecord& region, Ticks now);
+    bool begin_own_team(const RegionRecord& region, Ticks now, TeamBegin begin);
+    // TeamBegin::WithPart: the part of the region whose team frame `team`
+    // (the innermost) has just begun, entered or marked elided.
+    void begin_part(Frame& team, const RegionRecord& region, Ticks now);
+    // Whether a combined construct's part can be left out (see parallel_begin).
+    static bool elides_part(const RegionRecord& region) {
+        return region.info.kind == model::RegionKind::ParallelLoop && !region.barrier_at_join;
+    }
+    // The part entered as a region of its own (out of line).
+    Frame& enter_part(const RegionRecord& region, Ticks now);
+    // fork() inside the innermost frame, a team frame whose part is elided.
+    void enter_elided_part(const RegionRecord& region, Ticks now);
+    // parallel_end inside the caller's event scope.
+    void end_team_in_scope(const RegionRecord& region, Ticks now);
     // At a parallel region's end: the node of this thread's wait in the
     // runtime's join barrier, or null when the instrumented code measured an
     // explicit barrier there (OPARI2's transformation) or the frame is folded.
@@ -416,7 +456,7 @@ private:
     // cost at most a few microseconds per interval and per region, however
     // short and frequent the regions are; other bodies cost one compare.
     void begin_body_sample(Frame& frame, Ticks now) {
-        if (now - last_cpu_sample_ >= cpu_sample_interval_ || frame.node->metrics.visits.get() == 0) [[unlikely]]
+        if (now - last_cpu_sample_ >= cpu_sample_interval_ || !frame.node->body_begun) [[unlikely]]
             start_cpu_sample(frame, now);
     }
     void start_cpu_sample(Frame& frame, Ticks now);

@@ -1,0 +1,316 @@
+// A parallel region instance's cost (issue 11): a worker hands every figure
+// of its part over at its arrival and the master records them at the join;
+// a combined parallel loop's fused calls leave the loop part out.  Neither
+// may change a figure.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "analyses/invariants/invariants.hpp"
+#include "event_stream.hpp"
+
+using namespace ompp;
+using model::NodeKind;
+using test::find_child;
+using test::kNs;
+using test::region;
+using test::thread_of;
+
+namespace {
+
+// Waits until `flag` reaches `value`.
+void await(const std::atomic<int>& flag, int value) {
+    while (flag.load() < value) std::this_thread::yield();
+}
+
+}  // namespace
+
+// Teams of three, two and three threads in turn, the first worker forking a
+// nested team in the last instance; every event at a given time.  Each
+// worker's join wait (its arrival to the last one's), body and visit must be
+// what the master recorded at the join from the worker's hand-over, and
+// nothing of a worker's visit but its startup shows before the join.
+TEST_CASE("team hand-over: workers' waits, bodies and visits exact over teams of different sizes, nested too",
+          "[core][threads]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& outer = region("parallel", 500);
+    const auto& inner = region("parallel", 510);
+    constexpr std::uint64_t kMasterKey = 41;
+    constexpr std::uint64_t kNestedKey = 42;
+    core::ThreadState& master = m.this_thread();
+    std::atomic<int> forked{0}, a_done{0}, b_done{0};
+    std::uint32_t a_id = 0, b_id = 0, c_id = 0;
+    const auto start = [](int instance) { return static_cast<core::Ticks>(1000 * instance); };
+    std::thread worker_a([&] {
+        core::ThreadState& a = m.this_thread();
+        a_id = a.id();
+        for (int i = 1; i <= 3; ++i) {
+            await(forked, i);
+            const core::Ticks s = start(i);
+            if (i == 2) {
+                a.parallel_begin(outer, s + 15, {kMasterKey, 1});
+                a.parallel_end(outer, s + 90);  // the last arrival
+            } else {
+                a.parallel_begin(outer, s + 20, {kMasterKey, 1});
+                if (i == 3) {
+                    a.fork(inner, s + 25, kNestedKey, 2);
+                    a.parallel_begin(inner, s + 26, {kNestedKey, 2});
+                    std::thread worker_c([&] {
+                        core::ThreadState& c = m.this_thread();
+                        c_id = c.id();
+                        c.parallel_begin(inner, s + 28, {kNestedKey, 2});
+                        c.parallel_end(inner, s + 40);
+                    });
+                    worker_c.join();
+                    a.parallel_end(inner, s + 45);
+                    a.join(inner, s + 47);
+                }
+                a.parallel_end(outer, s + 60);
+            }
+            a_done.store(i);
+        }
+    });
+    std::thread worker_b([&] {
+        core::ThreadState& b = m.this_thread();
+        b_id = b.id();
+        for (int i : {1, 3}) {
+            await(forked, i);
+            const core::Ticks s = start(i);
+            b.parallel_begin(outer, s + 30, {kMasterKey, 1});
+            b.parallel_end(outer, s + 80);
+            b_done.store(i);
+        }
+    });
+    for (int i = 1; i <= 3; ++i) {
+        const bool three = i != 2;
+        const core::Ticks s = start(i);
+        master.fork(outer, s, kMasterKey, three ? 3 : 2);
+        master.parallel_begin(outer, s + 10, {kMasterKey, 1});
+        forked.store(i);
+        await(a_done, i);
+        if (three) await(b_done, i);
+        master.parallel_end(outer, three ? s + 100 : s + 50);
+        if (i == 1) {
+            // Both workers arrived, the master did not join yet.
+            const auto mid = m.build_profile();
+            const auto* team = find_child(mid, 0, NodeKind::Region, outer.info.id);
+            REQUIRE(team != nullptr);
+            for (std::uint32_t worker : {a_id, b_id}) {
+                const auto* part = thread_of(*team, worker);
+                REQUIRE(part != nullptr);
+                CHECK(part->visits == 0);
+                CHECK(part->body_s == 0);
+                CHECK(part->inclusive_s == 0);
+                CHECK(part->startup_s > 0);
+            }
+        }
+        master.join(outer, s + 120);
+    }
+    worker_a.join();
+    worker_b.join();
+
+    const auto p = m.build_profile();
+    const auto* team = find_child(p, 0, NodeKind::Region, outer.info.id);
+    REQUIRE(team != nullptr);
+    const auto* barrier = find_child(p, team->id, NodeKind::ImplicitBarrier, outer.info.id);
+    REQUIRE(barrier != nullptr);
+    // Instances 1 and 3: the master arrives last (+100); 2: worker A (+90).
+    const auto& own = *thread_of(*team, 0);
+    CHECK(own.visits == 3);
+    CHECK(own.inclusive_s == Approx(3 * 120 * kNs));
+    CHECK(own.startup_s == Approx(3 * 10 * kNs));
+    CHECK(own.body_s == Approx((90 + 80 + 90) * kNs));  // instance 2: 40 ns of work, 40 ns of wait
+    CHECK(own.shutdown_s == Approx((20 + 30 + 20) * kNs));
+    CHECK(thread_of(*barrier, 0)->visits == 3);
+    CHECK(thread_of(*barrier, 0)->inclusive_s == Approx(40 * kNs));
+    const auto& a = *thread_of(*team, a_id);
+    CHECK(a.visits == 3);
+    CHECK(a.startup_s == Approx((20 + 15 + 20) * kNs));
+    CHECK(a.body_s == Approx((80 + 75 + 80) * kNs));  // up to +60, then 40 ns of wait; instance 2: none
+    CHECK(a.inclusive_s == Approx((100 + 90 + 100) * kNs));
+    CHECK(a.shutdown_s == Approx(0));
+    CHECK(thread_of(*barrier, a_id)->visits == 3);
+    CHECK(thread_of(*barrier, a_id)->inclusive_s == Approx((40 + 0 + 40) * kNs));
+    const auto& b = *thread_of(*team, b_id);
+    CHECK(b.visits == 2);
+    CHECK(b.startup_s == Approx(2 * 30 * kNs));
+    CHECK(b.body_s == Approx(2 * (50 + 20) * kNs));
+    CHECK(b.inclusive_s == Approx(2 * 100 * kNs));
+    CHECK(thread_of(*barrier, b_id)->visits == 2);
+    CHECK(thread_of(*barrier, b_id)->inclusive_s == Approx(2 * 20 * kNs));
+    // The nested team: A forked it at +25, its worker C arrived at +40, A at
+    // +45 (the last) and joined at +47.
+    const auto* nested = find_child(p, team->id, NodeKind::Region, inner.info.id);
+    REQUIRE(nested != nullptr);
+    const auto* nested_barrier = find_child(p, nested->id, NodeKind::ImplicitBarrier, inner.info.id);
+    REQUIRE(nested_barrier != nullptr);
+    const auto& a_nested = *thread_of(*nested, a_id);
+    CHECK(a_nested.visits == 1);
+    CHECK(a_nested.inclusive_s == Approx(22 * kNs));
+    CHECK(a_nested.body_s == Approx(19 * kNs));
+    CHECK(a_nested.shutdown_s == Approx(2 * kNs));
+    const auto& c = *thread_of(*nested, c_id);
+    CHECK(c.visits == 1);
+    CHECK(c.startup_s == Approx(3 * kNs));
+    CHECK(c.body_s == Approx((12 + 5) * kNs));
+    CHECK(c.inclusive_s == Approx(20 * kNs));
+    CHECK(thread_of(*nested_barrier, c_id)->inclusive_s == Approx(5 * kNs));
+    CHECK(thread_of(*nested_barrier, a_id)->inclusive_s == Approx(0));
+    CHECK(analyses::check_invariants(p).empty());
+}
+
+namespace {
+
+// Instances of a combined parallel loop with a team of two and a user
+// region in the loop, the master's last instance forking the construct
+// again inside its loop (recursion, a team of one).  The part's events:
+// of their own (enter, exit), fused (TeamBegin::WithPart,
+// exit_part_and_end_team), or a fused begin with the end's general path
+// (exit_part, then parallel_end: the fused end when the adapter's common
+// case fails).
+enum class PartEvents { Separate, Fused, FusedBegin };
+struct LoopRun {
+    model::Profile profile;
+    std::uint32_t construct = 0;  // the construct's region id
+    // Regions directly below each thread's construct node in its own tree
+    // (the loop part, if entered, is one of the construct's own region).
+    std::vector<std::size_t> parts_per_thread;
+};
+
+LoopRun run_parallel_loop(PartEvents events) {
+    const bool fused = events != PartEvents::Separate;
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& pfor = region("parallelfor", fused ? 600 : 700);
+    const auto& work = region("userRegion", fused ? 610 : 710, "userRegionName=work*");
+    constexpr std::uint64_t kKey = 51;
+    constexpr int kInstances = 3;
+    const auto begin = [&](core::ThreadState& t, core::Ticks now, const core::TeamPosition& position) {
+        if (fused) return t.parallel_begin<core::TeamBegin::WithPart>(pfor, now, position);
+        t.parallel_begin(pfor, now, position);
+        t.enter(pfor, now);
+    };
+    const auto end = [&](core::ThreadState& t, core::Ticks now) {
+        if (events == PartEvents::Fused) return t.exit_part_and_end_team(pfor, pfor, now);
+        if (fused) {
+            t.exit_part(pfor, now);
+        } else {
+            t.exit(pfor, now);
+        }
+        t.parallel_end(pfor, now);
+    };
+    core::ThreadState& master = m.this_thread();
+    std::atomic<int> forked{0}, done{0};
+    const core::ThreadState* worker_state = nullptr;
+    std::thread worker([&] {
+        core::ThreadState& w = m.this_thread();
+        worker_state = &w;
+        for (int i = 1; i <= kInstances; ++i) {
+            await(forked, i);
+            const core::Ticks s = 1000 * i;
+            begin(w, s + 20, {kKey, 1});
+            w.enter(work, s + 25);
+            w.exit(work, s + 65);
+            end(w, s + 70);
+            done.store(i);
+        }
+    });
+    for (int i = 1; i <= kInstances; ++i) {
+        const core::Ticks s = 1000 * i;
+        master.fork(pfor, s, kKey, 2);
+        begin(master, s + 10, {kKey, 1});
+        forked.store(i);
+        master.enter(work, s + 15);
+        master.exit(work, s + 50);
+        if (i == kInstances) {
+            master.fork(pfor, s + 55, 0, 1);
+            begin(master, s + 56, {0, 2});
+            end(master, s + 58);
+            master.join(pfor, s + 59);
+        }
+        await(done, i);
+        end(master, s + 90);
+        master.join(pfor, s + 100);
+    }
+    worker.join();
+    LoopRun run;
+    run.profile = m.build_profile();
+    run.construct = pfor.info.id;
+    for (const core::ThreadState* t : {static_cast<const core::ThreadState*>(&master), worker_state}) {
+        std::size_t parts = 0;
+        for (const core::Node* node = t->root().child_list(); node != nullptr; node = node->sibling()) {
+            for (const core::Node* child = node->child_list(); child != nullptr; child = child->sibling()) {
+                if (child->kind == NodeKind::Region && child->region == &pfor) ++parts;
+            }
+        }
+        run.parts_per_thread.push_back(parts);
+    }
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("a combined parallel loop's fused calls leave its loop part out, every figure as with the part",
+          "[core][threads]") {
+    const LoopRun with_part = run_parallel_loop(PartEvents::Separate);
+    const PartEvents variant = GENERATE(PartEvents::Fused, PartEvents::FusedBegin);
+    const LoopRun fused = run_parallel_loop(variant);
+    // The master's nested instance needs the part (the profile tells it from
+    // the nested instance by it); the worker has none.
+    CHECK(with_part.parts_per_thread == std::vector<std::size_t>{1, 1});
+    CHECK(fused.parts_per_thread == std::vector<std::size_t>{1, 0});
+    // The two runs register regions of their own: nodes are matched by
+    // their path of kinds and region roles.
+    const auto paths = [](const LoopRun& run) {
+        std::vector<std::string> path(run.profile.nodes.size());
+        for (std::size_t i = 0; i < run.profile.nodes.size(); ++i) {
+            const model::Node& node = run.profile.nodes[i];
+            const std::string role = !node.region ? "-" : *node.region == run.construct ? "construct" : "work";
+            path[i] = (node.parent ? path[*node.parent] : std::string()) + "/" +
+                      std::to_string(static_cast<int>(node.kind)) + role;
+        }
+        return path;
+    };
+    const std::vector<std::string> a_paths = paths(with_part);
+    const std::vector<std::string> b_paths = paths(fused);
+    const model::Profile& a = with_part.profile;
+    const model::Profile& b = fused.profile;
+    REQUIRE(a.nodes.size() == b.nodes.size());
+    REQUIRE(a.nodes.size() == 6);  // root, construct, work, barrier, nested construct, its barrier
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        const auto j = static_cast<std::size_t>(std::find(b_paths.begin(), b_paths.end(), a_paths[i]) - b_paths.begin());
+        INFO("node " << a_paths[i]);
+        REQUIRE(j < b.nodes.size());
+        const model::Node& x = a.nodes[i];
+        const model::Node& y = b.nodes[j];
+        REQUIRE(x.threads.size() == y.threads.size());
+        for (std::size_t t = 0; t < x.threads.size(); ++t) {
+            INFO("thread " << x.threads[t].thread);
+            CHECK(x.threads[t].thread == y.threads[t].thread);
+            CHECK(x.threads[t].visits == y.threads[t].visits);
+            CHECK(x.threads[t].inclusive_s == Approx(y.threads[t].inclusive_s));
+            CHECK(x.threads[t].exclusive_s == Approx(y.threads[t].exclusive_s));
+            CHECK(x.threads[t].body_s == Approx(y.threads[t].body_s));
+            CHECK(x.threads[t].startup_s == Approx(y.threads[t].startup_s));
+            CHECK(x.threads[t].shutdown_s == Approx(y.threads[t].shutdown_s));
+            CHECK(x.threads[t].min_s == Approx(y.threads[t].min_s));
+            CHECK(x.threads[t].max_s == Approx(y.threads[t].max_s));
+        }
+        const auto flow = [](const model::Node& node, const std::vector<std::string>& path) {
+            std::vector<std::tuple<std::string, std::uint32_t, std::uint64_t>> entries;
+            for (const auto& e : node.predecessors) entries.emplace_back(path[e.node], e.thread, e.count);
+            std::sort(entries.begin(), entries.end());
+            return entries;
+        };
+        CHECK(flow(x, a_paths) == flow(y, b_paths));
+    }
+    CHECK(analyses::check_invariants(b).empty());
+    CHECK(b.warnings.empty());
+}
