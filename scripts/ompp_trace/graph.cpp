@@ -363,8 +363,9 @@ void ExecutionGraph::write_path_text(const std::vector<PathStep>& path, std::siz
     for (const PathStep& step : path) lines.push_back({step, trace_.seconds(step.end - step.begin)});
     const std::vector<Fold> folds = fold_repeats(lines);
     // Of more folds than max_lines, the longest are printed; each run of the others as one line.
+    const bool shortened = max_lines > 0 && folds.size() > max_lines;
     std::vector<bool> printed(folds.size(), true);
-    if (max_lines > 0 && folds.size() > max_lines) {
+    if (shortened) {
         std::vector<std::size_t> by_length(folds.size());
         std::iota(by_length.begin(), by_length.end(), std::size_t{0});
         std::stable_sort(by_length.begin(), by_length.end(),
@@ -374,7 +375,7 @@ void ExecutionGraph::write_path_text(const std::vector<PathStep>& path, std::siz
     out << fmt::format("critical path: {:.6f} s from the first event to the last, {} steps "
                        "({} events, {} edges); steps that repeat are printed once with a count",
                        total, path.size(), node_count_, edges());
-    if (max_lines > 0 && folds.size() > max_lines) {
+    if (shortened) {
         out << fmt::format("; of its {} entries (a step, or a repeated block) the {} longest", folds.size(), max_lines);
     }
     out << "\n";
