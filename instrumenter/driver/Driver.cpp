@@ -292,6 +292,16 @@ std::vector<std::string> Driver::parseFlags(const CompilerCommand &Command,
   std::vector<std::string> Flags = Command.clangParseFlags(Input);
   llvm::append_range(Flags, mpiParseFlags(Command));
   const CompilerIdentity &Id = identity(Command);
+  if (Id.Kind == CompilerIdentity::Family::GCC) {
+    // Pre-C99 C that GCC 12 compiles with warnings (K&R definitions with
+    // implicit int, calls to undeclared functions, pointer/integer mixes;
+    // common in older benchmark suites) is an error to Clang 16 by default.
+    // ompp's parse must accept what the compiler accepts: the compiler
+    // itself reports these, as it would without ompp.
+    for (const char *Diagnostic : {"implicit-int", "implicit-function-declaration", "int-conversion",
+                                   "incompatible-function-pointer-types", "return-type"})
+      Flags.push_back(std::string("-Wno-error=") + Diagnostic);
+  }
   if (Id.isClang() || Id.OpenMPDate.empty())
     return Flags; // as the compiler parses it, -fopenmp-version=... included
   // The source must see the _OPENMP of the compiler that compiles it
