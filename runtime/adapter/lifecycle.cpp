@@ -1,10 +1,12 @@
 #include "adapter/lifecycle.hpp"
 
+#include <array>
 #include <climits>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <mutex>
 #include <string>
@@ -120,38 +122,57 @@ void open_gate() {
     g_gate.store(g_switched_on.load() ? g_measurement : nullptr, std::memory_order_release);
 }
 
-// SIGINT/SIGTERM: the handler may only do async-signal-safe things, and
-// writing the profile (allocation, stdio, locks) is not.  A writer thread,
-// started with the handlers and blocking both signals, waits on a pipe; the
+// Signals whose default action ends the program, answered by writing the
+// profile first: requests to stop (SIGINT, SIGTERM, SIGHUP, SIGQUIT, a CPU
+// time limit's SIGXCPU) and crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, and
+// SIGABRT from abort(), a failed assert() or glibc's heap checks).
+//
+// The handler may only do async-signal-safe things, and writing the profile
+// (allocation, stdio, locks) is not.  A writer thread, started with the
+// handlers and blocking every one of these signals, waits on a pipe; the
 // handler writes a byte, waits a bounded time for the profile, then dies of
 // the signal it got (SA_RESETHAND restored the default action), so the exit
-// status is the signal's.  A second signal while waiting kills at once.
+// status, and a core dump where the signal makes one, are as without ompp.
+// A second signal while waiting kills at once.  A crash that left a lock
+// the writer needs held (a corrupted heap detected inside malloc) costs at
+// most the bounded wait, then the program dies without a profile.
+constexpr std::array kProfiledSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU,
+                                      SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
 int g_writer_pipe[2] = {-1, -1};  // read end: the writer thread; write end: the handler
 pid_t g_writer_process = 0;        // a fork()ed child has no writer thread: it just dies
+std::atomic<int> g_ending_signal{0};  // the first profiled signal received, for the report
 constexpr int kSignalWaitSteps = 1000;
 constexpr long kSignalWaitStepNs = 10'000'000;  // 1000 x 10 ms: at most 10 s
+// Whether this thread is writing the profile: a signal it raises itself
+// there (abort() in the writer) must not wait for its own work.  Static TLS:
+// read in the handler without a __tls_get_addr call.
+__thread bool t_writing_profile __attribute__((tls_model("initial-exec"))) = false;
 
-sigset_t fatal_signals() {
-    sigset_t fatal;
-    sigemptyset(&fatal);
-    sigaddset(&fatal, SIGINT);
-    sigaddset(&fatal, SIGTERM);
-    return fatal;
+sigset_t profiled_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int signal_number : kProfiledSignals) sigaddset(&set, signal_number);
+    return set;
 }
 
-// SIGINT and SIGTERM blocked on this thread while in scope: the writer
-// thread never runs their handler, and the thread writing the profile at
-// exit does not wait in it for itself (the signal goes to another thread,
-// or stays pending until the profile is written).
-class FatalSignalsBlocked {
+// The profiled signals blocked on this thread while in scope, and the
+// thread marked as writing the profile: the writer thread never runs their
+// handler, and the thread writing the profile at exit does not wait in it
+// for itself (a signal sent to the process goes to another thread, or stays
+// pending until the profile is written; a fault while writing kills at once).
+class WritingProfile {
 public:
-    FatalSignalsBlocked() {
-        const sigset_t fatal = fatal_signals();
-        pthread_sigmask(SIG_BLOCK, &fatal, &previous_);
+    WritingProfile() {
+        const sigset_t set = profiled_signals();
+        pthread_sigmask(SIG_BLOCK, &set, &previous_);
+        t_writing_profile = true;
     }
-    ~FatalSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-    FatalSignalsBlocked(const FatalSignalsBlocked&) = delete;
-    FatalSignalsBlocked& operator=(const FatalSignalsBlocked&) = delete;
+    ~WritingProfile() {
+        t_writing_profile = false;
+        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    }
+    WritingProfile(const WritingProfile&) = delete;
+    WritingProfile& operator=(const WritingProfile&) = delete;
 
 private:
     sigset_t previous_;
@@ -159,8 +180,10 @@ private:
 
 void on_fatal_signal(int signal_number) {
     const int saved_errno = errno;
+    int none = 0;
+    g_ending_signal.compare_exchange_strong(none, signal_number);
     const char byte = 1;
-    if (::getpid() == g_writer_process && ::write(g_writer_pipe[1], &byte, 1) == 1) {
+    if (!t_writing_profile && ::getpid() == g_writer_process && ::write(g_writer_pipe[1], &byte, 1) == 1) {
         for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
             timespec pause{0, kSignalWaitStepNs};
             ::nanosleep(&pause, nullptr);
@@ -185,9 +208,12 @@ bool start_profile_writer() {
     pthread_t thread;
     int started = 0;
     {
-        // The thread inherits this mask: the handler never runs on it.
-        const FatalSignalsBlocked blocked;
+        // The thread inherits the blocked signals: the handler never runs on it.
+        const sigset_t set = profiled_signals();
+        sigset_t previous;
+        pthread_sigmask(SIG_BLOCK, &set, &previous);
         started = pthread_create(&thread, nullptr, profile_writer, nullptr);
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     }
     if (started != 0) {
         ::close(g_writer_pipe[0]);
@@ -202,7 +228,7 @@ bool start_profile_writer() {
 
 void install_signal_handlers() {
     bool writer_started = false;
-    for (int signal_number : {SIGINT, SIGTERM}) {
+    for (const int signal_number : kProfiledSignals) {
         struct sigaction current {};
         if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
         if (!writer_started && !(writer_started = start_profile_writer())) return;
@@ -212,6 +238,17 @@ void install_signal_handlers() {
         sigemptyset(&handler.sa_mask);
         sigaction(signal_number, &handler, nullptr);
     }
+}
+
+// The report says when the program did not end by itself.
+void note_ending_signal(model::Profile& profile) {
+    const int signal_number = g_ending_signal.load();
+    if (signal_number == 0) return;
+    const char* abbreviation = sigabbrev_np(signal_number);
+    profile.warnings.push_back(
+        {fmt::format("the program was ended by signal {} (SIG{}: {}); the profile covers the run up to it",
+                     signal_number, abbreviation != nullptr ? abbreviation : "?", strsignal(signal_number)),
+         std::nullopt, 1});
 }
 
 void finalise_at_exit() { finalise(); }
@@ -333,7 +370,7 @@ model::Profile finished_profile(const core::Measurement& measurement, const conf
 }
 
 void finalise() {
-    const FatalSignalsBlocked blocked;
+    const WritingProfile writing;
     Phase expected = Phase::Active;
     if (!g_phase.compare_exchange_strong(expected, Phase::Finalising)) return;
     g_gate.store(nullptr, std::memory_order_release);
@@ -349,6 +386,7 @@ void finalise() {
         const config::Config& config = *g_config;
         model::Profile profile = finished_profile(*g_measurement, config);
         if (tracing) note_trace_totals(trace::totals(), profile);
+        note_ending_signal(profile);
         writers::ReportRequest request;
         request.directory = config.text("OMPP_OUTDIR");
         request.application = profile.application;

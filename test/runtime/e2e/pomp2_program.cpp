@@ -158,8 +158,9 @@ static void regions(bool exit_from_worker, bool nested) {
 }
 
 // Every thread busy in a parallel region (inside the user region 'main'
-// and a parallel region) when SIGTERM arrives; nobody ever leaves.
-[[noreturn]] static void signalled_while_busy() {
+// and a parallel region) when the master sends SIGTERM, or the last thread
+// calls abort() (a failed assert()); nobody ever leaves.
+[[noreturn]] static void signalled_while_busy(bool worker_aborts) {
     int pomp2_num_threads = omp_get_max_threads();
     int pomp2_if = 1;
     POMP2_Task_handle pomp2_old_task;
@@ -169,8 +170,11 @@ static void regions(bool exit_from_worker, bool nested) {
         POMP2_Parallel_begin(&r_par);
         static std::atomic<int> begun{0};
         ++begun;
-        if (omp_get_thread_num() == 0) {
+        const bool signals = worker_aborts ? omp_get_thread_num() == omp_get_num_threads() - 1
+                                           : omp_get_thread_num() == 0;
+        if (signals) {
             while (begun.load() < omp_get_num_threads()) work(1000);
+            if (worker_aborts) std::abort();
             ::kill(::getpid(), SIGTERM);
         }
         for (;;) work(1000);
@@ -222,7 +226,12 @@ int main(int argc, char** argv) {
         regions(false, false);
         std::raise(scenario[3] == 't' ? SIGTERM : SIGINT);
     } else if (std::strcmp(scenario, "sigterm-busy") == 0) {
-        signalled_while_busy();
+        signalled_while_busy(false);
+    } else if (std::strcmp(scenario, "abort-busy") == 0) {
+        signalled_while_busy(true);
+    } else if (std::strcmp(scenario, "segv") == 0) {
+        regions(false, false);
+        *static_cast<volatile int*>(nullptr) = 1;
     } else if (std::strcmp(scenario, "unbalanced") == 0) {
         POMP2_End(&r_user);
     } else if (std::strcmp(scenario, "locks") == 0) {

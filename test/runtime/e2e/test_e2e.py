@@ -4,6 +4,7 @@ sequences OPARI2 emits), built with one compiler/OpenMP runtime, run, and their
 JSON profiles checked.  Configuration comes from the environment:
 OMPP_E2E_CXX, OMPP_E2E_CC, OMPP_E2E_LIBDIR, OMPP_E2E_INCLUDE, OMPP_E2E_SOURCES."""
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -53,7 +54,9 @@ class ProgramTest(unittest.TestCase):
         outdir = Path(outdir or tempfile.mkdtemp(dir=self.work))
         environment = dict(os.environ, OMP_NUM_THREADS=str(THREADS), OMPP_OUTDIR=str(outdir))
         environment.update(env)
-        result = run([str(self.exe), scenario], env=environment, cwd=self.work)
+        # Crash scenarios leave no core dumps behind.
+        result = run([str(self.exe), scenario], env=environment, cwd=self.work,
+                     preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
         return result, outdir
 
     def profile_in(self, outdir, index=0, threads=THREADS, app="pomp2_program"):
@@ -167,9 +170,26 @@ class ProgramTest(unittest.TestCase):
                 profile, _ = self.profile_in(outdir)
                 self.assertTrue(region_ids(profile, "LOOP"))
 
+    def test_a_crash_writes_the_profile_and_dies_of_its_signal(self):
+        result, outdir = self.launch("segv", OMPP_QUIET="0")
+        self.assertEqual(result.returncode, -signal.SIGSEGV, result.stderr)
+        self.assertIn("ompp: profile written to", result.stderr)
+        profile, text = self.profile_in(outdir)
+        self.check_invariants(profile)
+        self.assertTrue(region_ids(profile, "LOOP"))
+        self.assertTrue(any("ended by signal 11 (SIGSEGV" in w["text"] for w in profile["warnings"]),
+                        profile["warnings"])
+        self.assertIn("ended by signal 11 (SIGSEGV", text)
+
     def test_sigterm_while_every_thread_is_busy_in_a_parallel_region(self):
-        result, outdir = self.launch("sigterm-busy")
-        self.assertEqual(result.returncode, -signal.SIGTERM, result.stderr)
+        self.check_signalled_while_busy("sigterm-busy", signal.SIGTERM)
+
+    def test_abort_in_a_worker_while_every_thread_is_busy(self):
+        self.check_signalled_while_busy("abort-busy", signal.SIGABRT)
+
+    def check_signalled_while_busy(self, scenario, number):
+        result, outdir = self.launch(scenario)
+        self.assertEqual(result.returncode, -number, result.stderr)
         profile, text = self.profile_in(outdir)
         self.assertIn("ompP General Information", text)
         # The regions every thread was busy in are closed at the signal and counted.
