@@ -1,5 +1,6 @@
 #include "adapter/lifecycle.hpp"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <string>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -135,7 +137,10 @@ void open_gate() {
 // status, and a core dump where the signal makes one, are as without ompp.
 // A second signal while waiting kills at once.  A crash that left a lock
 // the writer needs held (a corrupted heap detected inside malloc) costs at
-// most the bounded wait, then the program dies without a profile.
+// most the bounded wait, then the program dies without a profile.  A stack
+// overflow (a runaway recursion) leaves no stack to run the handler on, so
+// the handlers run on an alternate signal stack that every measured thread
+// gets as it is first seen (AlternateSignalStack).
 constexpr std::array kProfiledSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU,
                                       SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
 int g_writer_pipe[2] = {-1, -1};  // read end: the writer thread; write end: the handler
@@ -177,6 +182,48 @@ public:
 private:
     sigset_t previous_;
 };
+
+// This thread's alternate signal stack while it lives, unless the program
+// gave the thread one of its own.  Enough for the handler, which only
+// writes a byte and sleeps: it never runs the profile writer.
+class AlternateSignalStack {
+public:
+    AlternateSignalStack() = default;
+    AlternateSignalStack(const AlternateSignalStack&) = delete;
+    AlternateSignalStack& operator=(const AlternateSignalStack&) = delete;
+    ~AlternateSignalStack() {
+        if (memory_ == nullptr) return;
+        stack_t disable{};
+        disable.ss_flags = SS_DISABLE;
+        ::sigaltstack(&disable, nullptr);
+        ::munmap(memory_, size_);
+    }
+
+    void install() {
+        stack_t current{};
+        if (memory_ != nullptr || ::sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_DISABLE) == 0)
+            return;
+        size_ = std::max<std::size_t>(kMinimumSize, static_cast<std::size_t>(::sysconf(_SC_SIGSTKSZ)));
+        void* memory = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (memory == MAP_FAILED) return;
+        stack_t stack{};
+        stack.ss_sp = memory;
+        stack.ss_size = size_;
+        if (::sigaltstack(&stack, nullptr) != 0) {
+            ::munmap(memory, size_);
+            return;
+        }
+        memory_ = memory;
+    }
+
+private:
+    static constexpr std::size_t kMinimumSize = 64 * 1024;
+    void* memory_ = nullptr;
+    std::size_t size_ = 0;
+};
+thread_local AlternateSignalStack t_signal_stack;
+
+void give_thread_a_signal_stack() { t_signal_stack.install(); }
 
 void on_fatal_signal(int signal_number) {
     const int saved_errno = errno;
@@ -231,10 +278,14 @@ void install_signal_handlers() {
     for (const int signal_number : kProfiledSignals) {
         struct sigaction current {};
         if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
-        if (!writer_started && !(writer_started = start_profile_writer())) return;
+        if (!writer_started) {
+            if (!(writer_started = start_profile_writer())) return;
+            g_measurement->set_thread_attach_hook(give_thread_a_signal_stack);
+            give_thread_a_signal_stack();  // the starting thread may be attached already
+        }
         struct sigaction handler {};
         handler.sa_handler = on_fatal_signal;
-        handler.sa_flags = SA_RESETHAND;
+        handler.sa_flags = SA_RESETHAND | SA_ONSTACK;
         sigemptyset(&handler.sa_mask);
         sigaction(signal_number, &handler, nullptr);
     }

@@ -2,7 +2,7 @@
 //
 // The first POMP2 event (or the library's load-time constructor, or
 // POMP2_Init) starts measurement; program end (return from main, exit() from
-// any thread, SIGINT/SIGTERM, POMP2_Finalize) finalises it once: the profile
+// any thread, a signal that ends the program, POMP2_Finalize) finalises it once: the profile
 // is built, analysed and written.  Events after that are no-ops.
 #pragma once
 

@@ -31,8 +31,9 @@ constexpr std::array kOptions{
                "monotonic where the CPU has none) or monotonic (clock_gettime).",
                "tsc|monotonic"},
     OptionSpec{"OMPP_HANDLE_SIGNALS", T::Bool, "1",
-               "Write the profile when the program is killed by SIGINT or SIGTERM, then die of the same "
-               "signal (only if the program installed no handler of its own)."},
+               "Write the profile when a signal ends the program (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, "
+               "and crashes: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), then die of the same signal (each "
+               "only if the program installed no handler of its own)."},
     OptionSpec{"OMPP_DEADLOCK", T::Choice, "off",
                "Deadlock detection: off, report (print the threads that wait for each other with what they "
                "wait for and hold, write the profile, keep waiting) or abort (the same, then end the program "

@@ -109,6 +109,7 @@ ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
     t_binding = ThreadBinding{generation_, state};
     // Parked again when this thread ends.
     if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
+    if (thread_attach_hook_ != nullptr) thread_attach_hook_();
     return *state;
 }
 

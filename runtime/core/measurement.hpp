@@ -135,6 +135,12 @@ public:
     // first event; threads seen later get a reader each.
     void set_counter_reader_factory(CounterReaderFactory factory);
 
+    // Called on each OS thread as it is first seen (or carries on with a
+    // parked state), before its first event; set before the first event.
+    // The adapter gives the thread what signal handling needs there.
+    using ThreadAttachHook = void (*)();
+    void set_thread_attach_hook(ThreadAttachHook hook) { thread_attach_hook_ = hook; }
+
     // Whether threads sample their CPU use (core/thread_cpu.hpp): not
     // under a manual clock, whose ticks are not comparable to CPU time.
     bool samples_cpu() const { return clock_.source() != ClockSource::Manual; }
@@ -192,6 +198,7 @@ private:
     mutable std::mutex threads_mutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;
     CounterReaderFactory counter_factory_;
+    ThreadAttachHook thread_attach_hook_ = nullptr;
     std::shared_ptr<ParkedThreads> parked_ = std::make_shared<ParkedThreads>();
 };
 

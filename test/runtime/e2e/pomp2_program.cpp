@@ -157,10 +157,25 @@ static void regions(bool exit_from_worker, bool nested) {
     POMP2_Parallel_join(&r_par, pomp2_old_task);
 }
 
+// A runaway recursion, each level inside the user region 'recursion', until
+// the stack overflows (SIGSEGV, handled on the alternate signal stack).
+static POMP2_Region_handle r_recursion = nullptr;
+#define CTC_RECURSION "84*regionType=userRegion*sscl=prog.c:60:60*escl=prog.c:70:70*userRegionName=recursion**"
+static int recurse(int depth) {
+    volatile char frame[4096];
+    frame[depth % sizeof frame] = static_cast<char>(depth);
+    POMP2_Begin(&r_recursion, CTC_RECURSION);
+    const int deeper = recurse(depth + 1);
+    POMP2_End(&r_recursion);
+    return deeper + frame[depth % sizeof frame];
+}
+
+enum class Ending { Sigterm, WorkerAborts, WorkerOverflowsStack };
+
 // Every thread busy in a parallel region (inside the user region 'main'
 // and a parallel region) when the master sends SIGTERM, or the last thread
-// calls abort() (a failed assert()); nobody ever leaves.
-[[noreturn]] static void signalled_while_busy(bool worker_aborts) {
+// calls abort() (a failed assert()) or overflows its stack; nobody ever leaves.
+[[noreturn]] static void signalled_while_busy(Ending ending) {
     int pomp2_num_threads = omp_get_max_threads();
     int pomp2_if = 1;
     POMP2_Task_handle pomp2_old_task;
@@ -170,11 +185,12 @@ static void regions(bool exit_from_worker, bool nested) {
         POMP2_Parallel_begin(&r_par);
         static std::atomic<int> begun{0};
         ++begun;
-        const bool signals = worker_aborts ? omp_get_thread_num() == omp_get_num_threads() - 1
-                                           : omp_get_thread_num() == 0;
+        const bool signals = ending == Ending::Sigterm ? omp_get_thread_num() == 0
+                                                       : omp_get_thread_num() == omp_get_num_threads() - 1;
         if (signals) {
             while (begun.load() < omp_get_num_threads()) work(1000);
-            if (worker_aborts) std::abort();
+            if (ending == Ending::WorkerAborts) std::abort();
+            if (ending == Ending::WorkerOverflowsStack) sink = recurse(0);
             ::kill(::getpid(), SIGTERM);
         }
         for (;;) work(1000);
@@ -226,12 +242,17 @@ int main(int argc, char** argv) {
         regions(false, false);
         std::raise(scenario[3] == 't' ? SIGTERM : SIGINT);
     } else if (std::strcmp(scenario, "sigterm-busy") == 0) {
-        signalled_while_busy(false);
+        signalled_while_busy(Ending::Sigterm);
     } else if (std::strcmp(scenario, "abort-busy") == 0) {
-        signalled_while_busy(true);
+        signalled_while_busy(Ending::WorkerAborts);
+    } else if (std::strcmp(scenario, "overflow-busy") == 0) {
+        signalled_while_busy(Ending::WorkerOverflowsStack);
     } else if (std::strcmp(scenario, "segv") == 0) {
         regions(false, false);
         *static_cast<volatile int*>(nullptr) = 1;
+    } else if (std::strcmp(scenario, "stack-overflow") == 0) {
+        regions(false, false);
+        sink = recurse(0);
     } else if (std::strcmp(scenario, "unbalanced") == 0) {
         POMP2_End(&r_user);
     } else if (std::strcmp(scenario, "locks") == 0) {

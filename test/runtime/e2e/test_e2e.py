@@ -181,11 +181,26 @@ class ProgramTest(unittest.TestCase):
                         profile["warnings"])
         self.assertIn("ended by signal 11 (SIGSEGV", text)
 
+    def test_a_stack_overflow_writes_the_profile_and_dies_of_sigsegv(self):
+        # A runaway recursion leaves no stack for the handler: it runs on the
+        # alternate signal stack libompp gives every measured thread.
+        result, outdir = self.launch("stack-overflow")
+        self.assertEqual(result.returncode, -signal.SIGSEGV, result.stderr)
+        profile, text = self.profile_in(outdir)
+        self.assertTrue(region_ids(profile, "LOOP"))
+        self.assertIn("ended by signal 11 (SIGSEGV", text)
+        [recursion] = [r["id"] for r in profile["regions"] if r["name"] == "recursion"]
+        visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == recursion for m in n["threads"])
+        self.assertGreater(visits, 100)
+
     def test_sigterm_while_every_thread_is_busy_in_a_parallel_region(self):
         self.check_signalled_while_busy("sigterm-busy", signal.SIGTERM)
 
     def test_abort_in_a_worker_while_every_thread_is_busy(self):
         self.check_signalled_while_busy("abort-busy", signal.SIGABRT)
+
+    def test_stack_overflow_in_a_worker_while_every_thread_is_busy(self):
+        self.check_signalled_while_busy("overflow-busy", signal.SIGSEGV)
 
     def check_signalled_while_busy(self, scenario, number):
         result, outdir = self.launch(scenario)
@@ -197,7 +212,7 @@ class ProgramTest(unittest.TestCase):
         [par_node] = [n for n in profile["nodes"] if n["region"] == par and n["kind"] == "region"]
         self.assertEqual([m["visits"] for m in par_node["threads"]], [1] * THREADS, par_node["threads"])
         self.assertTrue(all(m["inclusive_s"] > 0 for m in par_node["threads"]))
-        [user] = region_ids(profile, "USER_REGION")
+        [user] = [r["id"] for r in profile["regions"] if r["name"] == "main"]
         [user_node] = [n for n in profile["nodes"] if n["region"] == user]
         self.assertEqual(user_node["threads"][0]["visits"], 1)
         self.assertGreaterEqual(user_node["threads"][0]["inclusive_s"], par_node["threads"][0]["inclusive_s"])
