@@ -202,13 +202,28 @@ class Graph(unittest.TestCase):
         self.assertLess(many, 60)
 
 
+def wait_until_it_catches(pid, number, limit_s=30):
+    """Returns once process `pid` has a handler for signal `number` (SigCgt in /proc/PID/status)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/status") as status:
+            caught = next(int(line.split()[1], 16) for line in status if line.startswith("SigCgt:"))
+        if caught & (1 << (number - 1)):
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"process {pid} did not catch signal {number} within {limit_s} s")
+
+
 class Interrupted(unittest.TestCase):
     def test_sigterm_leaves_a_complete_trace(self):
         outdir = tempfile.mkdtemp(prefix="ompp-trace-term-")
         env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
         env.update({"OMPP_OUTDIR": outdir, "OMP_NUM_THREADS": "2", "OMPP_QUIET": "1", "OMPP_TRACE": "1"})
         proc = subprocess.Popen([os.path.join(PROGRAMS, "imbalance")], env=env, stderr=subprocess.DEVNULL)
-        time.sleep(0.1)  # inside the 200 ms of "slow"
+        # libompp catches SIGTERM from the first event on, the fork just before the 200 ms of "slow":
+        # a fixed sleep can land before it on a loaded machine (the program then just dies).
+        wait_until_it_catches(proc.pid, signal.SIGTERM)
+        time.sleep(0.02)
         proc.terminate()
         self.assertEqual(proc.wait(timeout=60), -signal.SIGTERM)
         archives = glob.glob(os.path.join(outdir, "*.ompp.otf2"))
