@@ -1033,8 +1033,11 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     task_root.max_active_instances.raise_to(task_root.active_instances);
     active_.push_back(instance);
     switch_to(*instance, now);
-    instance->frames.emplace_back(instance->root, now, Ticks{0});
-    if (counters_ != nullptr) [[unlikely]] read_counters(instance->counter_marks.emplace_back().at_enter);
+    instance->started = now;
+    if (task_root_frames() != 0) [[unlikely]] {
+        instance->frames.emplace_back(instance->root, now, Ticks{0});
+        if (counters_ != nullptr) read_counters(instance->counter_marks.emplace_back().at_enter);
+    }
 }
 
 [[gnu::always_inline]] inline void ThreadState::finish_task(const RegionRecord& region, Ticks now) {
@@ -1042,10 +1045,12 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     if (instance == implicit_) [[unlikely]] {
         return warn_unmatched(region, "task end outside a task; ignored");
     }
-    if (instance->frames.size() > 1) [[unlikely]] {
-        close_frames(*instance, 1, now, fmt::format("left open at the end of task {}", describe(instance->region)));
+    const std::size_t root_frames = task_root_frames();
+    if (instance->frames.size() > root_frames) [[unlikely]] {
+        close_frames(*instance, root_frames, now,
+                     fmt::format("left open at the end of task {}", describe(instance->region)));
     }
-    if (!instance->frames.empty()) pop(*instance, now);
+    end_task_root(*instance, now);
     // A finished instance is not suspended: only its stub is left.
     leave_stub(now);
     current_ = implicit_;
@@ -1060,6 +1065,15 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
         }
         pop(context, now);
     }
+}
+
+[[gnu::always_inline]] inline void ThreadState::end_task_root(TaskContext& instance, Ticks now) {
+    if (task_root_frames() != 0) [[unlikely]] {
+        if (!instance.frames.empty()) pop(instance, now);
+        return;
+    }
+    const Ticks span = elapsed(instance.started, now);
+    instance.root->metrics.record_visit(span > instance.suspended_total ? span - instance.suspended_total : 0);
 }
 
 [[gnu::always_inline]] inline void ThreadState::retire(TaskContext* instance) {
@@ -1084,7 +1098,8 @@ void ThreadState::close_open_regions(Ticks now) {
             instance->suspended_total += elapsed(instance->suspended_since, now);
             instance->suspended = false;
         }
-        close_frames(*instance, 0, now, kWhy);
+        close_frames(*instance, task_root_frames(), now, kWhy);
+        end_task_root(*instance, now);
         retire(instance);
     }
     current_ = implicit_ = &implicit_main_;

@@ -137,6 +137,9 @@ struct TaskContext {
     // it is unchanged, no task created since may have been deferred, so a
     // taskwait there has nothing to wait for.
     std::uint64_t tasks_created_at_include = 0;
+    // When the instance began: its task root's visit runs from then to its
+    // end, suspension excluded, and needs no frame (ThreadState::start_task).
+    Ticks started = 0;
     // While the instance runs: its stub (ThreadState::enter_stub) when that
     // is no frame, and when it began running there.  The implicit task it
     // hangs under makes no event meanwhile, so a frame there is not needed:
@@ -438,8 +441,13 @@ private:
     bool folds_under(const TaskContext& context, const Node* caller) const {
         return caller->depth >= max_depth_ || context.included_fold != nullptr;
     }
+    // The frames hold consecutive depths from the first one's (the first
+    // region entered under the thread root, or under a task root that has no
+    // frame), so the node at max_depth_ is found by its distance from it.
     Node* fold_point(const TaskContext& context) const {
-        return context.included_fold != nullptr ? context.included_fold : context.frames[max_depth_ - 1].node;
+        return context.included_fold != nullptr
+                   ? context.included_fold
+                   : context.frames[max_depth_ - context.frames.front().node->depth].node;
     }
     Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                        const Node* fork_origin);
@@ -479,6 +487,14 @@ private:
         --current_->dropped_levels;
         return true;
     }
+    // A task root is a frame only where it must be: its counters are read,
+    // or it is itself the fold point (OMPP_MAX_DEPTH=1).  Otherwise nothing
+    // needs one: its visit is the instance's whole span less its suspension
+    // (TaskContext::started, suspended_total), recorded when it ends, and a
+    // context without frames is at its root (current_node, last_exited).
+    std::size_t task_root_frames() const { return counters_ != nullptr || max_depth_ <= 1 ? 1 : 0; }
+    // The instance's frames are closed: its task root's visit ends at `now`.
+    void end_task_root(TaskContext& instance, Ticks now);
     // A finished instance: its context is recycled.
     void retire(TaskContext* instance);
     void warn(const RegionRecord* region, std::string text);

@@ -166,6 +166,40 @@ TEST_CASE("OMPP_MAX_DEPTH's documented default is the measurement's", "[config][
     CHECK(config::Config::defaults().integer("OMPP_MAX_DEPTH") == core::kDefaultMaxDepth);
 }
 
+// Inside a task the frames start below the task root (which has none): a
+// recursion there folds at the limit all the same, and at OMPP_MAX_DEPTH=1
+// the task root itself is the fold point (a frame then).
+TEST_CASE("a recursion inside a task folds at the limit, the task root counted in the depth",
+          "[core][depth][tasks]") {
+    for (const std::uint32_t max_depth : {1u, 2u, 3u}) {
+        CAPTURE(max_depth);
+        test::ManualClock clock;
+        core::Measurement m(clock.clock(), max_depth);
+        const auto& rec = region("userRegion", 960, "userRegionName=in-task*");
+        const auto& task = region("task", 970);
+        core::ThreadState& t = m.this_thread();
+        t.task_begin(task, t.new_task_handle(), 900);
+        recurse(t, rec, 6);  // levels at depths 2 to 7
+        t.task_end(task, 1200);
+        const model::Profile p = m.build_profile();
+        CHECK(p.warnings.empty());
+        const model::Node* folded = nullptr;
+        for (const auto& node : p.nodes) {
+            if (node.region == rec.info.id && depth_of(p, node) == max_depth + 1) folded = &node;
+            CHECK(depth_of(p, node) <= max_depth + 1);
+        }
+        REQUIRE(folded != nullptr);
+        REQUIRE(folded->parent.has_value());
+        const model::Node& fold_point = p.nodes[*folded->parent];
+        CHECK(fold_point.kind == (max_depth == 1 ? NodeKind::TaskRoot : NodeKind::Region));
+        CHECK(folded->recursion_depth == 7 - max_depth);  // the levels below the fold point
+        // The outermost folded level: 1000 + 10 * (max_depth - 1) to the
+        // matching exit, 1060 + 10 * (6 - max_depth).
+        CHECK(thread_of(*folded, 0)->inclusive_s == Approx((60 + 10 * (7 - 2 * static_cast<double>(max_depth))) * kNs));
+        CHECK(thread_of(*folded, 0)->visits == 7 - max_depth);
+    }
+}
+
 // A task run at a scheduling point below the limit: its stub folds under the
 // fold point (a frame on the implicit task, where a stub above the limit
 // needs none), with the time the task ran and one switch per run.

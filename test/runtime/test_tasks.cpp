@@ -192,7 +192,54 @@ TEST_CASE("task profiling: a scheduling point after program end is refused", "[t
     t.enter_scheduling_point(task_a, 1020, &old);
     CHECK(old == 0);
     t.exit_scheduling_point(task_a, h, 1030);
-    CHECK(t.open_frames() == 1);  // the task's own frame, nothing entered
+    CHECK(t.open_frames() == 0);  // nothing entered (the task's root has no frame)
+}
+
+namespace {
+// Counter 0 is the manual clock's time: its deltas are the visits' times.
+struct ClockCounter : core::CounterReader {
+    const test::ManualClock& clock;
+    explicit ClockCounter(const test::ManualClock& c) : clock(c) {}
+    void read(core::CounterValues& values) override {
+        values.fill(0);
+        values[0] = clock.ticks.load();
+    }
+};
+}  // namespace
+
+// A task's root visit is the instance's span less its suspension, recorded
+// at its end without a frame; with counters read, the root is a frame (its
+// counter deltas need one) and its figures are the same.
+TEST_CASE("task profiling: a task root needs no frame, and its visit is the same with one", "[tasks]") {
+    for (const bool counters : {false, true}) {
+        CAPTURE(counters);
+        test::ManualClock clock;
+        core::Measurement m(clock.clock());
+        if (counters) m.set_counter_reader_factory([&] { return std::make_unique<ClockCounter>(clock); });
+        const auto& task_a = region("task", 190);
+        const auto& taskwait = region("taskwait", 191);
+        core::ThreadState& t = m.this_thread();
+        const core::TaskHandle parent = t.new_task_handle();
+        t.task_begin(task_a, parent, clock.at(1000));
+        CHECK(t.open_frames() == (counters ? 1 : 0));
+        core::TaskHandle waiting = 0;
+        t.enter_scheduling_point(taskwait, clock.at(1010), &waiting);
+        t.task_begin(task_a, t.new_task_handle(), clock.at(1020));  // the parent is suspended
+        CHECK(t.open_frames() == (counters ? 1 : 0));
+        t.task_end(task_a, clock.at(1050));
+        t.exit_scheduling_point(taskwait, waiting, clock.at(1060));  // and resumed
+        t.task_end(task_a, clock.at(1100));
+        CHECK(t.open_frames() == 0);
+        const auto p = m.build_profile();
+        CHECK(p.warnings.empty());
+        const auto& root = *thread_of(task_root_of(p, task_a), 0);
+        CHECK(root.visits == 2);
+        CHECK(root.inclusive_s == Approx(90 * kNs));  // 100 less 40 suspended, and 30
+        CHECK(root.min_s == Approx(30 * kNs));
+        CHECK(root.max_s == Approx(60 * kNs));
+        CHECK(root.exclusive_s == Approx(80 * kNs));  // less the taskwait's 10 of its own
+        if (counters) CHECK(root.counters_inclusive[0] == Approx(90));
+    }
 }
 
 // Each instance of a task construct forks a parallel region: the workers'
