@@ -299,16 +299,14 @@ static_assert([] {
 // (POMP2_Task_create_begin_fast).
 struct TaskClauses {
     bool passed;
-    bool if_clause;
-    bool final_clause;
-    ompp::core::UntimedSlot slot{};
+    ompp::core::TaskClauseValues values{};
+    const POMP2_Region_handle* untimed_key = nullptr;
 };
 
 [[gnu::always_inline]] inline void create_measured_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                         POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
                                                         TaskClauses clauses) {
-    if (clauses.passed)
-        return thread.create_task(region, clauses.if_clause, clauses.final_clause, new_task, old_task, clauses.slot);
+    if (clauses.passed) return thread.create_task(region, clauses.values, new_task, old_task, clauses.untimed_key);
     const TaskHandle task = thread.new_task_handle();
     if (new_task != nullptr) *new_task = task;
     const auto now = m.now();
@@ -723,19 +721,20 @@ OMPP_API void POMP2_Cancellation_point_exit(POMP2_Region_handle* h) { exit(h, K:
 // event of a task whose if clause is false, ompp's passes 1.
 OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                       POMP2_Task_handle* old_task, int, const char ctc[]) {
-    create_task(h, new_task, old_task, ctc, {.passed = false, .if_clause = true, .final_clause = false});
+    create_task(h, new_task, old_task, ctc, {.passed = false});
 }
 OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                             POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
                                             const char ctc[]) {
-    create_task(h, new_task, old_task, ctc,
-                {.passed = true, .if_clause = pomp2_if != 0, .final_clause = pomp2_final != 0});
+    create_task(h, new_task, old_task, ctc, {.passed = true, .values = {pomp2_if != 0, pomp2_final != 0}});
 }
 OMPP_API void POMP2_Task_create_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                            POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
                                            const char ctc[], unsigned slot) {
     create_task(h, new_task, old_task, ctc,
-                {.passed = true, .if_clause = pomp2_if != 0, .final_clause = pomp2_final != 0, .slot = {h, slot}});
+                {.passed = true,
+                 .values = {pomp2_if != 0, pomp2_final != 0, static_cast<std::uint8_t>(slot % POMP2_UNTIMED_SLOTS)},
+                 .untimed_key = h});
 }
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     end_task_creation(h, old_task);

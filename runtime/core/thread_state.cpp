@@ -935,9 +935,8 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 // node counted before, which every slot keeps for every other slot once
 // seen here (a count from elsewhere, the first visit after an event, takes
 // the call).  Its shortest visit is 0 already.
-void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot,
-                                         unsigned mode) {
-    if (slot.handle == nullptr || !measurement_.counts_untimed_inline()) return;
+void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot) {
+    if (!measurement_.counts_untimed_inline()) return;
     POMP2_Untimed_cache& cache = untimed_cache_;
     auto* const last_exited = reinterpret_cast<void**>(&context.last_exited());
     Node* const parent = visit.node->parent;
@@ -964,6 +963,14 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
     }
     cache.last = index;
     cache.marker = context.handle | kUntimedBit;
+    // What the next untimed visits may be: creations once this context ran
+    // untimed tasks, and a taskwait while one has nothing to wait for (the
+    // visit just counted changed neither, nor will the inline ones).
+    unsigned mode = nothing_to_wait_for(context) ? POMP2_UNTIMED_TASKWAIT : 0;
+    if (context.ran_untimed) {
+        mode |= POMP2_UNTIMED_UNDEFERRED;
+        if (in_final_task(context)) mode |= POMP2_UNTIMED_ANY_TASK;
+    }
     // Valid from here unless measurement stops or is switched off meanwhile
     // (Measurement::stop_inline_counting clears the mode after its flag).
     shared(cache.mode).store(mode, std::memory_order_relaxed);
@@ -971,8 +978,10 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
     if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
 }
 
-void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
-                              TaskHandle* old_task, UntimedSlot slot) {
+void ThreadState::create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task,
+                              TaskHandle* old_task, const POMP2_Region_handle* untimed_key) {
+    const bool if_clause = clauses.if_clause;
+    const bool final_clause = clauses.final_clause;
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] {
         if (new_task != nullptr) *new_task = new_task_handle(final_clause);
@@ -996,8 +1005,7 @@ void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool f
         marker |= kUntimedFinalBit;
     }
     if (old_task != nullptr) *old_task = marker;
-    remember_untimed_visit(context, visit, slot,
-                           untimed_creations(context) | (nothing_to_wait_for(context) ? POMP2_UNTIMED_TASKWAIT : 0));
+    if (untimed_key != nullptr) remember_untimed_visit(context, visit, {untimed_key, clauses.untimed_slot});
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
@@ -1017,7 +1025,7 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
     }
 }
 
-bool ThreadState::nothing_to_wait_for(const TaskContext& context) const {
+[[gnu::always_inline]] inline bool ThreadState::nothing_to_wait_for(const TaskContext& context) const {
     return in_final_task(context) || (context.ran_untimed && context.task_mark == make_task_handle(task_counter_)) ||
            (context.included_open > 0 && context.tasks_created_at_include == task_counter_);
 }
@@ -1030,8 +1038,8 @@ TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot s
         push(context, NodeKind::Region, region, measurement_.now());
         return context.handle;
     }
-    remember_untimed_visit(context, count_untimed_visit(context, NodeKind::Region, region), slot,
-                           untimed_creations(context) | POMP2_UNTIMED_TASKWAIT);
+    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
+    if (slot.handle != nullptr) remember_untimed_visit(context, visit, slot);
     return context.handle | kUntimedBit;
 }
 

@@ -188,6 +188,16 @@ struct UntimedSlot {
     unsigned index = 0;
 };
 
+// A task construct's if and final values as the instrumented code passes
+// them, and the slot its inline form counts such tasks in (with the handle
+// ThreadState::create_task is given).  One register, so that create_task's
+// arguments all go in registers.
+struct TaskClauseValues {
+    bool if_clause = true;
+    bool final_clause = false;
+    std::uint8_t untimed_slot = 0;
+};
+
 // The bound of one task's frame stack (about 12 MB): deeper entries (a
 // recursion far past OMPP_MAX_DEPTH, where they fold anyway) are counted
 // and not recorded.  OMPP_MAX_DEPTH is capped at it.
@@ -307,8 +317,8 @@ public:
     // With a `slot`, an untimed creation also fills the thread's untimed
     // cache (untimed_cache()), so that the instrumented code counts the next
     // ones there itself while nothing else happens on the thread.
-    void create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
-                     TaskHandle* old_task, UntimedSlot slot = {});
+    void create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task, TaskHandle* old_task,
+                     const POMP2_Region_handle* untimed_key = nullptr);
     void end_untimed_task(TaskHandle marker);
     // A taskwait that has nothing to wait for is counted without a clock and
     // its marker returned (is_untimed_done): inside a final task; inside
@@ -399,16 +409,11 @@ private:
         PredecessorEntry* edge;
     };
     UntimedVisit count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
-    // After an untimed visit in `context`: the cache filled so that the
-    // instrumented code counts the next untimed visits of `slot`'s construct
-    // (and of the others cached at the same place) itself, as `mode`
-    // (POMP2_UNTIMED_*) allows.
-    void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot, unsigned mode);
-    // The mode of untimed creations in `context` from now on.
-    static unsigned untimed_creations(const TaskContext& context) {
-        if (!context.ran_untimed) return 0;
-        return in_final_task(context) ? POMP2_UNTIMED_UNDEFERRED | POMP2_UNTIMED_ANY_TASK : POMP2_UNTIMED_UNDEFERRED;
-    }
+    // After an untimed visit in `context` (out of line: only the inline
+    // forms' calls pass a slot): the cache filled so that the instrumented
+    // code counts the next untimed visits of `slot`'s construct, and of the
+    // others cached at the same place, itself.
+    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot);
     // The cache's fields that other threads read or write.
     static std::atomic_ref<unsigned> shared(unsigned& field) { return std::atomic_ref<unsigned>(field); }
     // The node of a visit that opens and closes within one event, without a
