@@ -7,7 +7,9 @@
 # created, begun and ended, one task created and run at once by a
 # running task (included: the OpenMP runtime chose so; undeferred: its if
 # clause, passed by ompp's output, said so), one call of fib below an `if`
-# cut-off (fibcall: an undeferred task whose body has a taskwait), or (fibnode) one
+# cut-off (fibcall: an undeferred task whose body has a taskwait; the
+# -inline rows: both as ompp-instrument writes them, counted in the
+# instrumented code while libompp's cache allows), or (fibnode) one
 # node of fib without cut-off: a task creating two child tasks that run at
 # its taskwait (3 instances).  OMPP_TRACE=1 (passed through to the driver):
 # every event recorded too, as a traced run does.
@@ -21,7 +23,8 @@ instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$driver" "$1" "$2" >/dev/null 2>"$tmp/log"
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
-for scenario in user atomic counted critical loop parallel task included undeferred fibcall fibnode; do
+for scenario in user atomic counted critical loop parallel task included undeferred fibcall undeferred-inline \
+    fibcall-inline fibnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))

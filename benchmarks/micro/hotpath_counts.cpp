@@ -20,7 +20,10 @@ using namespace ompp::bench;
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: %s user|atomic|counted|critical|loop|parallel|task|included|undeferred|fibcall|fibnode ITERATIONS\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s user|atomic|counted|critical|loop|parallel|task|included|undeferred|fibcall|"
+                     "undeferred-inline|fibcall-inline|fibnode ITERATIONS\n",
+                     argv[0]);
         return 2;
     }
     const char* scenario = argv[1];
@@ -41,8 +44,11 @@ int main(int argc, char** argv) {
     const bool included = std::strcmp(scenario, "included") == 0;
     const bool undeferred = std::strcmp(scenario, "undeferred") == 0;
     const bool fibcall = std::strcmp(scenario, "fibcall") == 0;
+    // The same as ompp-instrument writes them: counted in the instrumented code.
+    const bool undeferred_inline = std::strcmp(scenario, "undeferred-inline") == 0;
+    const bool fibcall_inline = std::strcmp(scenario, "fibcall-inline") == 0;
     // The children's creator is a task running at the barrier.
-    const bool in_task = included || undeferred || fibcall;
+    const bool in_task = included || undeferred || fibcall || undeferred_inline || fibcall_inline;
     if (std::strcmp(scenario, "user") == 0) {
         for (long i = 0; i < iterations; ++i) user_region_pair(handle);
     } else if (std::strcmp(scenario, "atomic") == 0) {
@@ -71,6 +77,10 @@ int main(int argc, char** argv) {
                 undeferred_task_in_task(handle);
             } else if (fibcall) {
                 fib_call_below_cutoff(handle, taskwait);
+            } else if (undeferred_inline) {
+                undeferred_task_in_task<true>(handle);
+            } else if (fibcall_inline) {
+                fib_call_below_cutoff<true>(handle, taskwait);
             } else {
                 task_with_two_children_and_taskwait(handle, taskwait);
             }

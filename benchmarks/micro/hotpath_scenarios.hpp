@@ -84,11 +84,34 @@ inline void included_task_in_task(POMP2_Region_handle& task) {
     POMP2_Task_create_end(&task, creator);
 }
 
+// An undeferred (`if(0)`) task's creation and a taskwait that has nothing
+// to wait for: with Inline as ompp-instrument writes them
+// (POMP2_Task_create_begin_fast, POMP2_Taskwait_begin_fast: counted in the
+// instrumented code while libompp's cache allows), otherwise the calls
+// alone, each counted in libompp without a clock.
+template <bool Inline>
+void create_undeferred_task(POMP2_Region_handle& task, POMP2_Task_handle& child, POMP2_Task_handle& creator) {
+    if constexpr (Inline) {
+        POMP2_Task_create_begin_fast(&task, &child, &creator, 0, 0, kTask.c_str(), 0);
+    } else {
+        POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
+    }
+}
+template <bool Inline>
+void begin_taskwait(POMP2_Region_handle& taskwait, POMP2_Task_handle& current) {
+    if constexpr (Inline) {
+        POMP2_Taskwait_begin_fast(&taskwait, &current, kTaskwait.c_str(), 1);
+    } else {
+        POMP2_Taskwait_begin(&taskwait, &current, kTaskwait.c_str());
+    }
+}
+
 // One undeferred (`if(0)`) task created by a running task, its clauses
 // passed (ompp's output): counted without a clock.
-inline void undeferred_task_in_task(POMP2_Region_handle& task) {
+template <bool Inline = false>
+void undeferred_task_in_task(POMP2_Region_handle& task) {
     POMP2_Task_handle creator, child;
-    POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
+    create_undeferred_task<Inline>(task, child, creator);
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);  // as ompp-instrument's output
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
     if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&task, creator);
@@ -97,11 +120,12 @@ inline void undeferred_task_in_task(POMP2_Region_handle& task) {
 // One call of fib below a BOTS `if` cut-off: an undeferred task whose body
 // ends with a taskwait that has nothing to wait for (its children, the next
 // calls, were undeferred too).
-inline void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
+template <bool Inline = false>
+void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
     POMP2_Task_handle creator, child, current;
-    POMP2_Task_create_begin_final(&task, &child, &creator, 0, 0, kTask.c_str());
+    create_undeferred_task<Inline>(task, child, creator);
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);
-    POMP2_Taskwait_begin(&taskwait, &current, kTaskwait.c_str());
+    begin_taskwait<Inline>(taskwait, current);
     if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&taskwait, current);
     if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
     if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&task, creator);

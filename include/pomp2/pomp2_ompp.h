@@ -63,6 +63,133 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);
 
+/* Untimed tasks and taskwaits counted by the instrumented code itself, with
+ * no call into libompp (ompp-instrument's output: POMP2_Task_create_begin_fast
+ * and POMP2_Taskwait_begin_fast).  A call of a recursive kernel below an `if`
+ * or `final` cut-off is two task creations and a taskwait of ~15-25 ns each
+ * in the plain program; even one call into libompp per construct (~90
+ * instructions) triples that.  So libompp keeps, per thread, what its last
+ * untimed visit found: the call path it counted on (the task context and
+ * its innermost open region) and, for up to four constructs counted there,
+ * the node's counters and its control-flow counts after each other.  While
+ * nothing else happens on the thread (every libompp event clears `mode`),
+ * an untimed visit of one of them changes only those counters, and the
+ * instrumented code makes the change itself: the same counts on the same
+ * call-path node as libompp's own untimed visit (visits, included instances,
+ * control flow), so the profile shows the same.  Anything else (the first
+ * visit of a construct there, a predecessor not counted yet, a task that
+ * will be deferred or is the outermost final one, a taskwait that may wait,
+ * measurement off or ended, a trace recorded, no membarrier) takes the call,
+ * which fills the cache again.
+ *
+ * The slot is the construct's number modulo POMP2_UNTIMED_SLOTS, given by
+ * ompp-instrument as a constant; constructs of other files sharing a slot
+ * only take turns.  `busy` is set around the counting: Measurement::stop
+ * clears every thread's mode and then waits for it, as for an event in
+ * flight (a compiler barrier here, membarrier there).  Every field but `mode`
+ * and `busy` is the owning thread's alone.  Code instrumented for a shared
+ * library reaches the thread's pointer through __tls_get_addr, still without
+ * a call into libompp's events. */
+#define POMP2_UNTIMED_SLOTS 4
+/* mode: what the thread may count in the instrumented code now. */
+#define POMP2_UNTIMED_UNDEFERRED 1u /* a task whose if and final are false */
+#define POMP2_UNTIMED_ANY_TASK 2u   /* any task (created inside a final task) */
+#define POMP2_UNTIMED_TASKWAIT 4u   /* a taskwait: it has nothing to wait for */
+
+typedef struct POMP2_Untimed_slot {
+    const POMP2_Region_handle* handle; /* the construct counted here; 0: none */
+    void* node;                        /* its call-path node */
+    __UINT64_TYPE__* visits;
+    __UINT64_TYPE__* included;         /* included task instances (creations only) */
+    __UINT64_TYPE__* after[POMP2_UNTIMED_SLOTS]; /* control flow from slot i's node; 0: not known */
+} POMP2_Untimed_slot;
+
+typedef struct POMP2_Untimed_cache {
+    unsigned busy;
+    unsigned mode;
+    unsigned last;                     /* the slot counted last */
+    unsigned reserved;
+    void** last_exited;                /* where the call path keeps the node it left last */
+    POMP2_Task_handle marker;          /* the old-task value of an untimed visit there */
+    POMP2_Untimed_slot slots[POMP2_UNTIMED_SLOTS];
+} POMP2_Untimed_cache;
+
+/* The calling thread's cache, or null before its first event. */
+extern __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread;
+
+/* POMP2_Task_create_begin_final and POMP2_Taskwait_begin, the cache filled
+ * into `slot`: the calls the _fast forms make when they cannot count. */
+void POMP2_Task_create_begin_slot(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
+                                  POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
+                                  const char ctc_string[], unsigned slot);
+void POMP2_Taskwait_begin_slot(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
+                               const char ctc_string[], unsigned slot);
+
+#define POMP2_UNTIMED_ADD_ONE(counter)                                                                 \
+    __atomic_store_n((counter), __atomic_load_n((counter), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+
+/* Inlined at every optimisation level: the point is to make no call. */
+#define POMP2_INLINE static __inline__ __attribute__((__always_inline__))
+
+/* One untimed visit of `handle`'s construct counted in `cache`, if `needed`
+ * (a mode bit) allows it and the slot knows the construct and its
+ * predecessor; 0 if the call has to count it. */
+POMP2_INLINE int POMP2_Untimed_counted(POMP2_Untimed_cache* cache, unsigned needed, const POMP2_Region_handle* handle,
+                                       unsigned slot, int creation) {
+    POMP2_Untimed_slot* counted = &cache->slots[slot];
+    __UINT64_TYPE__* after_last;
+    int allowed;
+    if (counted->handle != handle || (after_last = counted->after[cache->last]) == 0) return 0;
+    __atomic_store_n(&cache->busy, 1u, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    allowed = (__atomic_load_n(&cache->mode, __ATOMIC_RELAXED) & needed) != 0;
+    if (allowed) {
+        POMP2_UNTIMED_ADD_ONE(counted->visits);
+        if (creation) POMP2_UNTIMED_ADD_ONE(counted->included);
+        POMP2_UNTIMED_ADD_ONE(after_last);
+        *cache->last_exited = counted->node;
+        cache->last = slot;
+    }
+    __atomic_store_n(&cache->busy, 0u, __ATOMIC_RELEASE);
+    return allowed;
+}
+
+/* POMP2_Task_create_begin_final, counted inline when it can be: then
+ * *pomp2_new_task is POMP2_UNTIMED_TASK and *pomp2_old_task a marker for
+ * which POMP2_UNTIMED_DONE holds.  Defining POMP2_NO_INLINE_COUNTS makes it
+ * the call alone (the tests compare the two). */
+POMP2_INLINE void POMP2_Task_create_begin_fast(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
+                                               POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
+                                               const char ctc_string[], unsigned slot) {
+#ifndef POMP2_NO_INLINE_COUNTS
+    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
+    slot %= POMP2_UNTIMED_SLOTS;
+    if (cache != 0 && POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK
+                                                                            : POMP2_UNTIMED_UNDEFERRED,
+                                            pomp2_handle, slot, 1)) {
+        *pomp2_new_task = POMP2_UNTIMED_TASK;
+        *pomp2_old_task = cache->marker;
+        return;
+    }
+#endif
+    POMP2_Task_create_begin_slot(pomp2_handle, pomp2_new_task, pomp2_old_task, pomp2_if, pomp2_final,
+                                 ctc_string, slot % POMP2_UNTIMED_SLOTS);
+}
+
+/* POMP2_Taskwait_begin, counted inline when it has nothing to wait for. */
+POMP2_INLINE void POMP2_Taskwait_begin_fast(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
+                                            const char ctc_string[], unsigned slot) {
+#ifndef POMP2_NO_INLINE_COUNTS
+    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
+    slot %= POMP2_UNTIMED_SLOTS;
+    if (cache != 0 && POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot, 0)) {
+        *pomp2_old_task = cache->marker;
+        return;
+    }
+#endif
+    POMP2_Taskwait_begin_slot(pomp2_handle, pomp2_old_task, ctc_string, slot % POMP2_UNTIMED_SLOTS);
+}
+
 /* atomic and flush, counted without timing: one call before the construct
  * instead of the enter/exit pair.  Their own duration is below the clock's
  * resolution, and in a hot loop (a flush polling a flag) timing them would

@@ -329,10 +329,15 @@ void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
   };
   const Shape *S = llvm::find_if(Shapes, [&](const Shape &X) { return X.Kind == D.Kind; });
   unsigned N = Ctx.region(I, S->Type);
-  Ctx.before(D, std::string("{ POMP2_Task_handle pomp2_old_task;\nPOMP2_") + S->Begin + "(" + H(N) +
-                    ", &pomp2_old_task, " + C(N) + ");");
-  // libompp counts a taskwait with nothing to wait for at its begin.
-  std::string Needed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible ? UnlessUntimedDone : "";
+  // libompp counts a taskwait with nothing to wait for at its begin, and
+  // ompp's output counts the next ones itself (POMP2_Taskwait_begin_fast,
+  // its slot the construct's number).
+  bool Untimed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible;
+  std::string Begin = Untimed ? "POMP2_Taskwait_begin_fast(" + H(N) + ", &pomp2_old_task, " + C(N) + ", " +
+                                    std::to_string(N) + ");"
+                              : std::string("POMP2_") + S->Begin + "(" + H(N) + ", &pomp2_old_task, " + C(N) + ");";
+  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\n" + Begin);
+  std::string Needed = Untimed ? UnlessUntimedDone : "";
   Ctx.after(D, Needed + "POMP2_" + S->End + "(" + H(N) + ", pomp2_old_task); }");
 }
 
@@ -400,10 +405,12 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
   }
   std::string Prefix = KeepUntied ? "POMP2_Untied_task" : "POMP2_Task";
   std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Task_handle pomp2_new_task;" + ClauseValues + "\n";
+  // ompp's output counts an untimed task inline when libompp's cache allows
+  // (POMP2_Task_create_begin_fast, its slot the construct's number).
   if (PassClauses)
-    Open += "POMP2_Task_create_begin_final(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, " +
+    Open += "POMP2_Task_create_begin_fast(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, " +
             (D.has(OMPC_if) ? "pomp2_if" : "1") + ", " + (D.has(OMPC_final) ? "pomp2_final" : "0") +
-            ", " + C(N) + ");";
+            ", " + C(N) + ", " + std::to_string(N) + ");";
   else
     Open += Prefix + "_create_begin(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");";
   Ctx.before(D, Open);

@@ -121,7 +121,14 @@ std::uint32_t disabled_kinds(const config::Config& config) {
 }
 
 void open_gate() {
-    g_gate.store(g_switched_on.load() ? g_measurement : nullptr, std::memory_order_release);
+    const bool on = g_switched_on.load();
+    g_gate.store(on ? g_measurement : nullptr, std::memory_order_release);
+    // Switched off, the instrumented code counts no untimed visit either.
+    if (on) {
+        g_measurement->allow_inline_counting();
+    } else {
+        g_measurement->stop_inline_counting();
+    }
 }
 
 // Signals whose default action ends the program, answered by writing the
@@ -483,6 +490,9 @@ void finalise() {
 core::Measurement& restart_for_testing(core::Clock clock, config::Config config) {
     std::lock_guard lock(g_start_mutex);
     g_gate.store(nullptr);
+    // Threads still pointing at the previous measurement's caches count
+    // nothing more there.
+    if (g_measurement != nullptr) g_measurement->stop_inline_counting();
     g_mpi_size.store(0);
     begin_measuring(clock, std::move(config));
     g_switched_on.store(true);

@@ -294,17 +294,19 @@ static_assert([] {
 
 // `clauses`: whether the instrumented code passes the task's if and final
 // clauses (POMP2_Task_create_begin_final), so that a task they make run at
-// once inside its creation can be counted without a clock.
+// once inside its creation can be counted without a clock, and the slot of
+// the thread's untimed cache it counts the next such tasks in itself
+// (POMP2_Task_create_begin_fast).
 struct TaskClauses {
     bool passed;
-    bool if_clause;
-    bool final_clause;
+    ompp::core::TaskClauseValues values{};
+    const POMP2_Region_handle* untimed_key = nullptr;
 };
 
 [[gnu::always_inline]] inline void create_measured_task(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                         POMP2_Task_handle* new_task, POMP2_Task_handle* old_task,
                                                         TaskClauses clauses) {
-    if (clauses.passed) return thread.create_task(region, clauses.if_clause, clauses.final_clause, new_task, old_task);
+    if (clauses.passed) return thread.create_task(region, clauses.values, new_task, old_task, clauses.untimed_key);
     const TaskHandle task = thread.new_task_handle();
     if (new_task != nullptr) *new_task = task;
     const auto now = m.now();
@@ -719,13 +721,20 @@ OMPP_API void POMP2_Cancellation_point_exit(POMP2_Region_handle* h) { exit(h, K:
 // event of a task whose if clause is false, ompp's passes 1.
 OMPP_API void POMP2_Task_create_begin(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                       POMP2_Task_handle* old_task, int, const char ctc[]) {
-    create_task(h, new_task, old_task, ctc, {.passed = false, .if_clause = true, .final_clause = false});
+    create_task(h, new_task, old_task, ctc, {.passed = false});
 }
 OMPP_API void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
                                             POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
                                             const char ctc[]) {
+    create_task(h, new_task, old_task, ctc, {.passed = true, .values = {pomp2_if != 0, pomp2_final != 0}});
+}
+OMPP_API void POMP2_Task_create_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                           POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
+                                           const char ctc[], unsigned slot) {
     create_task(h, new_task, old_task, ctc,
-                {.passed = true, .if_clause = pomp2_if != 0, .final_clause = pomp2_final != 0});
+                {.passed = true,
+                 .values = {pomp2_if != 0, pomp2_final != 0, static_cast<std::uint8_t>(slot % POMP2_UNTIMED_SLOTS)},
+                 .untimed_key = h});
 }
 OMPP_API void POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     end_task_creation(h, old_task);
@@ -756,23 +765,33 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
     thread.enter_scheduling_point(region, now, old_task);
 }
 [[gnu::noinline]] void begin_taskwait_in_general(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
-                                                const char ctc[]) {
+                                                const char ctc[], ompp::core::UntimedSlot slot) {
     Measurement* m = gate();
     const RegionRecord* region = m != nullptr ? &region_of(h, ctc, K::Taskwait) : nullptr;
     if (region == nullptr || !measured(region->info.kind) || ompp::trace::recording()) [[unlikely]] {
         enter_scheduling_point(h, old_task, ctc, K::Taskwait);
         return;
     }
-    *old_task = m->this_thread().begin_taskwait(*region);
+    *old_task = m->this_thread().begin_taskwait(*region, slot);
 }
-OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+// `slot`: where the instrumented code counts the next untimed ones itself
+// (POMP2_Taskwait_begin_fast); none for POMP2_Taskwait_begin.
+[[gnu::always_inline]] inline void begin_taskwait(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
+                                                  const char ctc[], ompp::core::UntimedSlot slot) {
     if (const CommonCase c = common_case(h); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
         if (ompp::trace::recording()) [[unlikely]]
             return begin_traced_taskwait(*c.measurement, *c.thread, *c.region, old_task);
-        *old_task = c.thread->begin_taskwait(*c.region);
+        *old_task = c.thread->begin_taskwait(*c.region, slot);
         return;
     }
-    begin_taskwait_in_general(h, old_task, ctc);
+    begin_taskwait_in_general(h, old_task, ctc, slot);
+}
+OMPP_API void POMP2_Taskwait_begin(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[]) {
+    begin_taskwait(h, old_task, ctc, {});
+}
+OMPP_API void POMP2_Taskwait_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[],
+                                        unsigned slot) {
+    begin_taskwait(h, old_task, ctc, {h, slot});
 }
 OMPP_API void POMP2_Taskwait_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
     if (ompp::core::is_untimed(old_task)) {

@@ -8,6 +8,13 @@
 #include <chrono>
 #include <thread>
 
+// The calling thread's untimed cache (<pomp2/pomp2_ompp.h>), which the
+// instrumented code reads: set when a thread state is bound to the thread.
+extern "C" {
+__attribute__((visibility("default"))) __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread
+    __attribute__((tls_model("initial-exec"))) = nullptr;
+}
+
 namespace ompp::core {
 namespace {
 
@@ -58,6 +65,7 @@ struct ThreadExitHook {
         if (!state->recyclable()) return;
         state->release_os_thread();
         t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
+        POMP2_Untimed_cache_of_thread = nullptr;
         threads->by_position[team_position].push_back(state);
     }
 };
@@ -107,6 +115,10 @@ ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
     ThreadState* state = team_position != kNoTeamPosition ? take_parked(team_position) : nullptr;
     if (state == nullptr) state = &add_thread();
     t_binding = ThreadBinding{generation_, state};
+    // The instrumented code's untimed counting on this thread: nothing until
+    // the state's next untimed visit (it may have been another thread's).
+    state->forget_untimed_visits();
+    POMP2_Untimed_cache_of_thread = state->untimed_cache();
     // Parked again when this thread ends.
     if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
     if (thread_attach_hook_ != nullptr) thread_attach_hook_();
@@ -141,13 +153,37 @@ void Measurement::note_team_size(std::uint32_t size) {
     }
 }
 
-void Measurement::stop() {
-    stopped_.store(true, std::memory_order_relaxed);
-    // Pairs with order_event_start(): every thread either shows its event in
-    // flight now or sees stopped() in that event.
+void Measurement::order_against_events() const {
     if (!asymmetric_fence_ || ::syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
         std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void Measurement::forget_untimed_visits() {
+    for (const auto& thread : threads_) thread->forget_untimed_visits();
+}
+
+void Measurement::stop_inline_counting() {
+    inline_counting_.store(false, std::memory_order_relaxed);
+    // Pairs with the check after a cache is filled: the thread either sees
+    // the flag or filled it before the clearing below.
+    order_against_events();
     std::lock_guard lock(threads_mutex_);
+    forget_untimed_visits();
+}
+
+void Measurement::stop() {
+    stopped_.store(true, std::memory_order_relaxed);
+    inline_counting_.store(false, std::memory_order_relaxed);
+    // Pairs with order_event_start(): every thread either shows its event in
+    // flight now or sees stopped() in that event (and a cache filled in an
+    // event sees that inline counting stopped, or is cleared below).
+    order_against_events();
+    std::lock_guard lock(threads_mutex_);
+    // The instrumented code counting inline marks itself busy, then reads
+    // its mode: either it sees the mode cleared, or the wait below sees it
+    // busy.
+    forget_untimed_visits();
+    order_against_events();
     // An event takes well under a microsecond; a thread that stays inside
     // one was interrupted there (the signal being handled).
     const auto deadline = std::chrono::steady_clock::now() + kEventDrainLimit;

@@ -173,6 +173,19 @@ public:
         }
     }
 
+    // Whether the instrumented code may count untimed visits itself
+    // (ThreadState::untimed_cache): only with membarrier, which lets its
+    // counting take a compiler barrier where an event takes a fence, and
+    // neither switched off (POMP2_Off) nor stopped.  A thread that fills its
+    // cache checks this after (order_event_start), so after
+    // stop_inline_counting() returns no thread counts inline until
+    // allow_inline_counting(): the cache of every thread is cleared.
+    bool counts_untimed_inline() const {
+        return asymmetric_fence_ && inline_counting_.load(std::memory_order_relaxed);
+    }
+    void stop_inline_counting();
+    void allow_inline_counting() { inline_counting_.store(true, std::memory_order_relaxed); }
+
     // Read-only traversal of every thread's tree, safe while threads measure.
     void for_each_thread(const std::function<void(const ThreadState&)>& visit) const;
 
@@ -182,6 +195,10 @@ public:
 
 private:
     static constexpr std::uint64_t kNoTeamPosition = 0;
+    // The other side of order_event_start(): membarrier, or a full fence.
+    void order_against_events() const;
+    // Every thread's untimed cache cleared; with threads_mutex_ held.
+    void forget_untimed_visits();
     ThreadState& attach_this_thread(std::uint64_t team_position);
     ThreadState* take_parked(std::uint64_t team_position);
     ThreadState& add_thread();
@@ -192,6 +209,7 @@ private:
     const std::uint64_t generation_;
     const bool asymmetric_fence_;  // membarrier(PRIVATE_EXPEDITED) registered
     alignas(64) std::atomic<bool> stopped_{false};
+    std::atomic<bool> inline_counting_{true};
     std::vector<std::uint32_t> interrupted_threads_;  // still in an event at stop(); guarded by threads_mutex_
     ForkTable forks_;
     std::atomic<std::uint32_t> max_team_size_{1};

@@ -39,9 +39,15 @@ public:
     void raise_to(std::uint64_t v) {
         if (v > get()) set(v);
     }
+    // For the owning thread's instrumented code, which counts untimed visits
+    // itself (POMP2_Untimed_cache): the same relaxed load and store, made
+    // with the compilers' __atomic builtins on the plain 64-bit value.
+    std::uint64_t* address_for_instrumented_code() { return reinterpret_cast<std::uint64_t*>(&value_); }
 
 private:
     std::atomic<std::uint64_t> value_;
+    static_assert(sizeof(std::atomic<std::uint64_t>) == sizeof(std::uint64_t) &&
+                  std::atomic<std::uint64_t>::is_always_lock_free);
 };
 
 inline constexpr std::size_t kCacheLine = 64;

@@ -133,7 +133,7 @@ __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, Nod
     return child;
 }
 
-inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
+inline PredecessorEntry* ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
     PredecessorEntry* entry = node->last_predecessor;
     if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
         PredecessorEntry* earlier = node->earlier_predecessor;
@@ -145,6 +145,7 @@ inline void ThreadState::count_predecessor(Node* node, const Node* predecessor, 
         }
     }
     entry->count.add(count);
+    return entry;
 }
 
 __attribute__((noinline)) PredecessorEntry* ThreadState::find_or_add_predecessor(Node* node,
@@ -292,6 +293,9 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     const Measurement& measurement = thread.measurement_;
     measurement.order_event_start();
     refused_ = measurement.stopped();
+    // Whatever the event changes, the instrumented code counts nothing
+    // until an untimed visit fills the cache again.
+    thread.forget_untimed_visits();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -902,26 +906,82 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }
 
 [[gnu::always_inline]] inline Node* ThreadState::visit_without_frame(TaskContext& context, NodeKind kind,
-                                                                     const RegionRecord& region) {
+                                                                     const RegionRecord& region,
+                                                                     PredecessorEntry** edge) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
-    count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
+    PredecessorEntry* counted = count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
+    if (edge != nullptr) *edge = counted;
     last_exited = node;
     return node;
 }
 
-[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
-                                                                    const RegionRecord& region) {
-    Node* node = visit_without_frame(context, kind, region);
+[[gnu::always_inline]] inline ThreadState::UntimedVisit ThreadState::count_untimed_visit(TaskContext& context,
+                                                                                        NodeKind kind,
+                                                                                        const RegionRecord& region) {
+    UntimedVisit visit{};
+    visit.node = visit_without_frame(context, kind, region, &visit.edge);
     // A visit of no measured time: the node's shortest visit is 0.
-    node->metrics.visits.add(1);
-    node->metrics.shortest.set(0);
-    return node;
+    visit.node->metrics.visits.add(1);
+    visit.node->metrics.shortest.set(0);
+    return visit;
 }
 
-void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
-                              TaskHandle* old_task) {
+// The instrumented code's counting (POMP2_Task_create_begin_fast,
+// POMP2_Taskwait_begin_fast) repeats count_untimed_visit for a construct
+// of the cache while the cache's call path is the thread's: the same node,
+// its visits and included instances, and the control-flow count from the
+// node counted before, which every slot keeps for every other slot once
+// seen here (a count from elsewhere, the first visit after an event, takes
+// the call).  Its shortest visit is 0 already.
+void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot) {
+    if (!measurement_.counts_untimed_inline()) return;
+    POMP2_Untimed_cache& cache = untimed_cache_;
+    auto* const last_exited = reinterpret_cast<void**>(&context.last_exited());
+    Node* const parent = visit.node->parent;
+    // Another call path: nothing cached holds there.
+    if (cache.last_exited != last_exited || untimed_parent_ != parent) {
+        for (POMP2_Untimed_slot& cached : cache.slots) cached = {};
+        cache.last_exited = last_exited;
+        untimed_parent_ = parent;
+    }
+    const unsigned index = slot.index % POMP2_UNTIMED_SLOTS;
+    POMP2_Untimed_slot& counted = cache.slots[index];
+    if (counted.handle != slot.handle || counted.node != visit.node) {
+        // A new construct in the slot: no count from the one it replaces.
+        for (POMP2_Untimed_slot& cached : cache.slots) cached.after[index] = nullptr;
+        counted = {};
+        counted.handle = slot.handle;
+        counted.node = visit.node;
+        counted.visits = visit.node->metrics.visits.address_for_instrumented_code();
+        counted.included = visit.node->metrics.body_count.address_for_instrumented_code();
+    }
+    for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
+        if (cache.slots[before].handle != nullptr && cache.slots[before].node == visit.edge->predecessor)
+            counted.after[before] = visit.edge->count.address_for_instrumented_code();
+    }
+    cache.last = index;
+    cache.marker = context.handle | kUntimedBit;
+    // What the next untimed visits may be: creations once this context ran
+    // untimed tasks, and a taskwait while one has nothing to wait for (the
+    // visit just counted changed neither, nor will the inline ones).
+    unsigned mode = nothing_to_wait_for(context) ? POMP2_UNTIMED_TASKWAIT : 0;
+    if (context.ran_untimed) {
+        mode |= POMP2_UNTIMED_UNDEFERRED;
+        if (in_final_task(context)) mode |= POMP2_UNTIMED_ANY_TASK;
+    }
+    // Valid from here unless measurement stops or is switched off meanwhile
+    // (Measurement::stop_inline_counting clears the mode after its flag).
+    shared(cache.mode).store(mode, std::memory_order_relaxed);
+    measurement_.order_event_start();
+    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+}
+
+void ThreadState::create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task,
+                              TaskHandle* old_task, const POMP2_Region_handle* untimed_key) {
+    const bool if_clause = clauses.if_clause;
+    const bool final_clause = clauses.final_clause;
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] {
         if (new_task != nullptr) *new_task = new_task_handle(final_clause);
@@ -935,7 +995,8 @@ void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool f
         push(context, NodeKind::Region, region, measurement_.now());
         return;
     }
-    count_untimed_visit(context, NodeKind::Region, region)->metrics.body_count.add(1);
+    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
+    visit.node->metrics.body_count.add(1);
     context.ran_untimed = true;
     if (new_task != nullptr) *new_task = kUntimedTask;
     TaskHandle marker = context.handle | kUntimedBit;
@@ -944,6 +1005,7 @@ void ThreadState::create_task(const RegionRecord& region, bool if_clause, bool f
         marker |= kUntimedFinalBit;
     }
     if (old_task != nullptr) *old_task = marker;
+    if (untimed_key != nullptr) remember_untimed_visit(context, visit, {untimed_key, clauses.untimed_slot});
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
@@ -963,18 +1025,21 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
     }
 }
 
-TaskHandle ThreadState::begin_taskwait(const RegionRecord& region) {
+[[gnu::always_inline]] inline bool ThreadState::nothing_to_wait_for(const TaskContext& context) const {
+    return in_final_task(context) || (context.ran_untimed && context.task_mark == make_task_handle(task_counter_)) ||
+           (context.included_open > 0 && context.tasks_created_at_include == task_counter_);
+}
+
+TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot slot) {
     const EventScope event(*this);
     if (event.refused()) [[unlikely]] return 0;
     TaskContext& context = *current_;
-    const bool nothing_to_wait_for =
-        in_final_task(context) || (context.ran_untimed && context.task_mark == make_task_handle(task_counter_)) ||
-        (context.included_open > 0 && context.tasks_created_at_include == task_counter_);
-    if (!nothing_to_wait_for) {
+    if (!nothing_to_wait_for(context)) {
         push(context, NodeKind::Region, region, measurement_.now());
         return context.handle;
     }
-    count_untimed_visit(context, NodeKind::Region, region);
+    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
+    if (slot.handle != nullptr) remember_untimed_visit(context, visit, slot);
     return context.handle | kUntimedBit;
 }
 

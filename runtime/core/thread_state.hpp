@@ -28,6 +28,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <pomp2/pomp2_ompp.h>
+
 #include "core/clock.hpp"
 #include "core/counter_hook.hpp"
 #include "core/node.hpp"
@@ -181,6 +183,24 @@ private:
     std::size_t size_ = 0;
 };
 
+// Where the instrumented code counts an untimed task creation or taskwait
+// itself (POMP2_Untimed_cache, <pomp2/pomp2_ompp.h>): the construct's handle
+// and its slot in the cache.  No handle: the caller counts nothing inline.
+struct UntimedSlot {
+    const POMP2_Region_handle* handle = nullptr;
+    unsigned index = 0;
+};
+
+// A task construct's if and final values as the instrumented code passes
+// them, and the slot its inline form counts such tasks in (with the handle
+// ThreadState::create_task is given).  One register, so that create_task's
+// arguments all go in registers.
+struct TaskClauseValues {
+    bool if_clause = true;
+    bool final_clause = false;
+    std::uint8_t untimed_slot = 0;
+};
+
 // The bound of one task's frame stack (about 12 MB): deeper entries (a
 // recursion far past OMPP_MAX_DEPTH, where they fold anyway) are counted
 // and not recorded.  OMPP_MAX_DEPTH is capped at it.
@@ -297,8 +317,11 @@ public:
     // end_untimed_task; the instrumented code leaves the call out for the
     // others (is_untimed_done).  Any other creation is entered at the
     // clock's time as a scheduling point, with a new task handle.
-    void create_task(const RegionRecord& region, bool if_clause, bool final_clause, TaskHandle* new_task,
-                     TaskHandle* old_task);
+    // With a `slot`, an untimed creation also fills the thread's untimed
+    // cache (untimed_cache()), so that the instrumented code counts the next
+    // ones there itself while nothing else happens on the thread.
+    void create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task, TaskHandle* old_task,
+                     const POMP2_Region_handle* untimed_key = nullptr);
     void end_untimed_task(TaskHandle marker);
     // A taskwait that has nothing to wait for is counted without a clock and
     // its marker returned (is_untimed_done): inside a final task; inside
@@ -307,13 +330,24 @@ public:
     // no task since the context began.  Otherwise it is entered at the
     // clock's time as a scheduling point (enter_scheduling_point) and the
     // current task returned; its end is exit_scheduling_point.
-    TaskHandle begin_taskwait(const RegionRecord& region);
+    TaskHandle begin_taskwait(const RegionRecord& region, UntimedSlot slot = {});
     // The end of one counted without a clock: the task of its marker goes
     // on.  (The instrumented code leaves it out; the call stays valid.)
     void end_taskwait_untimed(TaskHandle marker);
     // Tasks were created that no creation event reports (a taskloop's): a
     // taskwait after them may have something to wait for.
-    void note_unreported_tasks() { ++task_counter_; }
+    void note_unreported_tasks() {
+        forget_untimed_visits();
+        ++task_counter_;
+    }
+
+    // What the instrumented code may count itself (see create_task): the
+    // owning thread's instrumented code reads it through
+    // POMP2_Untimed_cache_of_thread.  Every event of the thread clears its
+    // mode first, and an untimed visit refills it; any thread may clear it
+    // (Measurement::stop_inline_counting).
+    POMP2_Untimed_cache* untimed_cache() { return &untimed_cache_; }
+    void forget_untimed_visits() { shared(untimed_cache_.mode).store(0, std::memory_order_relaxed); }
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -322,7 +356,11 @@ public:
     void close_open_regions(Ticks now);
     // Finaliser, after Measurement::stop(): whether the thread's last event
     // is over (its open regions may then be closed).
-    bool quiescent() const { return events_in_flight_.load(std::memory_order_acquire) == 0; }
+    // (Events in flight, and counting in the instrumented code.)
+    bool quiescent() const {
+        return events_in_flight_.load(std::memory_order_acquire) == 0 &&
+               shared(const_cast<unsigned&>(untimed_cache_.busy)).load(std::memory_order_acquire) == 0;
+    }
 
     // Read side (any thread).
     const Node& root() const { return *root_; }
@@ -360,18 +398,32 @@ private:
     // is false if the innermost such task is not one of `region`.
     bool begin_included_task(const RegionRecord& region, TaskHandle task);
     bool end_included_task(const RegionRecord& region);
+    // A taskwait now has nothing to wait for (see begin_taskwait).
+    bool nothing_to_wait_for(const TaskContext& context) const;
     // Tasks created now are included (OpenMP): inside a final task.
     static bool in_final_task(const TaskContext& context) {
         return context.final_open > 0 || (context.handle & kFinalTaskBit) != 0;
     }
     // A visit to the node `region` would be entered at now, counted without
     // time (no frame): control flow and the enclosing frame's last exited
-    // child as push/pop would leave them.
-    Node* count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // child as push/pop would leave them.  `edge`: its control-flow count.
+    struct UntimedVisit {
+        Node* node;
+        PredecessorEntry* edge;
+    };
+    UntimedVisit count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // After an untimed visit in `context` (out of line: only the inline
+    // forms' calls pass a slot): the cache filled so that the instrumented
+    // code counts the next untimed visits of `slot`'s construct, and of the
+    // others cached at the same place, itself.
+    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot);
+    // The cache's fields that other threads read or write.
+    static std::atomic_ref<unsigned> shared(unsigned& field) { return std::atomic_ref<unsigned>(field); }
     // The node of a visit that opens and closes within one event, without a
     // frame: the node, control flow and the enclosing frame's last exited
     // child as push and pop would leave them.  The caller records the visit.
-    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region,
+                              PredecessorEntry** edge = nullptr);
     // A lock's visit where it needs a frame (folded call paths, counters);
     // null for an entry dropped at the frame bound.
     Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
@@ -398,7 +450,7 @@ private:
     // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     Node* find_or_add_child(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
-    void count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
+    PredecessorEntry* count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
     PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
@@ -570,6 +622,10 @@ private:
     Ticks explicit_barrier_exit_ = 0;
     std::atomic<int> team_level_{0};
     std::atomic<std::uint32_t> parent_thread_{0};
+    // The untimed visits the instrumented code counts (untimed_cache()), and
+    // the node its call path counts them under (with last_exited, where).
+    alignas(kCacheLine) POMP2_Untimed_cache untimed_cache_{};
+    const Node* untimed_parent_ = nullptr;
     mutable std::mutex warnings_mutex_;
     std::vector<model::Warning> warnings_;
     std::unordered_map<std::string, std::size_t> warning_index_;  // text -> position in warnings_

@@ -230,6 +230,20 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* h, POMP2_Task_handle* ne
 }
 SAVE_TASK(Taskwait_begin) RESTORE_TASK(Taskwait_end)
 
+/* The slot forms the inline counting calls (POMP2_Task_create_begin_fast,
+ * POMP2_Taskwait_begin_fast), recorded as the plain calls: this runtime has
+ * no untimed cache, so the instrumented code always calls. */
+__thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread = 0;
+void POMP2_Task_create_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* new_t, POMP2_Task_handle* old,
+                                  int pomp2_if, int pomp2_final, const char ctc[], unsigned slot) {
+    (void)slot;
+    POMP2_Task_create_begin_final(h, new_t, old, pomp2_if, pomp2_final, ctc);
+}
+void POMP2_Taskwait_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* old, const char ctc[], unsigned slot) {
+    (void)slot;
+    POMP2_Taskwait_begin(h, old, ctc);
+}
+
 /* Locks: the wrappers keep the lock semantics. */
 #define LOCK_CALL(Ret, Name, Type, Call) \
     Ret POMP2_##Name(Type* s) { record(#Name, NULL, NULL); return Call(s); }

@@ -4,7 +4,10 @@ with one compiler and its OpenMP runtime and run at 2 threads: the profile
 counts every task and taskwait the program counted itself; each task the
 clauses make run at once is an included instance; the tasks after an
 undeferred final task are deferred (timed) again; and a taskwait that may
-wait (after deferred tasks, after a `nogroup` taskloop) is timed.
+wait (after deferred tasks, after a `nogroup` taskloop) is timed.  Built a
+second time with -DPOMP2_NO_INLINE_COUNTS (every untimed task and taskwait a
+call into libompp) and both run at 1 thread, the two profiles count the same
+on every call path, control flow included.
 
 Usage: test_cutoff_tasks.py --bindir DIR --compiler clang|gcc --source FILE --work DIR
 """
@@ -21,29 +24,39 @@ COMPILERS = {"clang": "clang-16", "gcc": "gcc-12"}
 OPTS = None
 
 
+def build(name, *flags):
+    """cutoff_tasks.c built through ompp-cc into the work directory."""
+    os.makedirs(OPTS.work, exist_ok=True)
+    exe = os.path.join(OPTS.work, name)
+    built = subprocess.run([os.path.join(OPTS.bindir, "ompp-cc"), f"--compiler={COMPILERS[OPTS.compiler]}",
+                            "-fopenmp", "-O1", *flags, OPTS.source, "-o", exe], capture_output=True, text=True)
+    if built.returncode != 0:
+        raise RuntimeError(f"building {OPTS.source} failed:\n{built.stderr}")
+    return exe
+
+
+def run(exe, threads):
+    """(stdout, JSON profile) of one run."""
+    outdir = os.path.join(OPTS.work, f"out-{os.path.basename(exe)}-{threads}")
+    for old in glob.glob(os.path.join(outdir, "*")):
+        os.remove(old)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
+    env.update(OMP_NUM_THREADS=str(threads), OMPP_OUTDIR=outdir, OMPP_QUIET="1")
+    ran = subprocess.run([exe], env=env, capture_output=True, text=True, timeout=120)
+    if ran.returncode != 0:
+        raise RuntimeError(f"{exe} exited {ran.returncode}: {ran.stderr}")
+    [profile] = glob.glob(os.path.join(outdir, "*.ompp.json"))
+    with open(profile) as f:
+        return ran.stdout, json.load(f)
+
+
 class CutoffTasks(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        os.makedirs(OPTS.work, exist_ok=True)
-        exe = os.path.join(OPTS.work, "cutoff_tasks")
-        build = subprocess.run([os.path.join(OPTS.bindir, "ompp-cc"), f"--compiler={COMPILERS[OPTS.compiler]}",
-                                "-fopenmp", "-O1", OPTS.source, "-o", exe], capture_output=True, text=True)
-        if build.returncode != 0:
-            raise RuntimeError(f"building {OPTS.source} failed:\n{build.stderr}")
-        outdir = os.path.join(OPTS.work, "out")
-        for old in glob.glob(os.path.join(outdir, "*")):
-            os.remove(old)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPP_")}
-        env.update(OMP_NUM_THREADS="2", OMPP_OUTDIR=outdir, OMPP_QUIET="1")
-        run = subprocess.run([exe], env=env, capture_output=True, text=True, timeout=120)
-        if run.returncode != 0:
-            raise RuntimeError(f"cutoff_tasks exited {run.returncode}: {run.stderr}")
-        counts = re.search(r"fib (\d+) (\d+) tasks (\d+) undeferred (\d+) taskwaits (\d+)", run.stdout)
+        stdout, cls.profile = run(build("cutoff_tasks"), 2)
+        counts = re.search(r"fib (\d+) (\d+) tasks (\d+) undeferred (\d+) taskwaits (\d+)", stdout)
         cls.fib = (int(counts.group(1)), int(counts.group(2)))
         cls.tasks, cls.undeferred, cls.taskwaits = (int(counts.group(i)) for i in (3, 4, 5))
-        [profile] = glob.glob(os.path.join(outdir, "*.ompp.json"))
-        with open(profile) as f:
-            cls.profile = json.load(f)
         cls.line_of = {r["id"]: r["first_line"] for r in cls.profile["regions"]}
         with open(OPTS.source) as f:
             cls.source_lines = f.read().splitlines()
@@ -63,6 +76,14 @@ class CutoffTasks(unittest.TestCase):
 
     def test_the_program_ran_right(self):
         self.assertEqual(self.fib, (987, 987))
+
+    def test_every_task_below_a_cutoff_counted_inline(self):
+        """bare_fib(16) twice: 2 * 1596 calls with 2 tasks and a taskwait."""
+        line = self.line("x = bare_fib") - 1
+        tasks = [s for l in (line, self.line("y = bare_fib") - 1) for s in self.task_statistics(l)]
+        self.assertEqual(sum(s["instances"] for s in tasks), 2 * 2 * 1596)
+        taskwait = self.line("#pragma omp taskwait", 1)
+        self.assertEqual(sum(v for v, _ in self.taskwait_visits(taskwait)), 2 * 1596)
 
     def test_every_task_counted_and_those_run_at_once_included(self):
         fib_tasks = (self.line("x = fib") - 1, self.line("y = fib") - 1)
@@ -95,6 +116,41 @@ class CutoffTasks(unittest.TestCase):
                 [(visits, seconds)] = self.taskwait_visits(taskwait)
                 self.assertEqual(visits, 1)
                 self.assertGreater(seconds, 1e-3)
+
+
+def counts(profile):
+    """What a profile counts per call path (kinds and region lines from the
+    root), times left out: visits, included tasks, and the count of every
+    control-flow edge into the node, and per task construct its instances
+    and included ones."""
+    line_of = {r["id"]: r["first_line"] for r in profile["regions"]}
+    nodes = {n["id"]: n for n in profile["nodes"]}
+
+    def path(node_id):
+        node = nodes[node_id]
+        step = (node["kind"], line_of.get(node["region"]))
+        return (path(node["parent"]) if node["parent"] is not None else ()) + (step,)
+
+    per_path = {}
+    for node in profile["nodes"]:
+        per_path[path(node["id"])] = (
+            sorted((m["thread"], m["visits"], m.get("body_count")) for m in node["threads"]),
+            sorted((path(p["node"]), p["thread"], p["count"]) for p in node["predecessors"]))
+    tasks = sorted((line_of[t["region"]], t["instances"], t["included"]) for t in profile["tasks"])
+    return per_path, tasks
+
+
+class InlineCountsAsCalls(unittest.TestCase):
+    def test_the_same_counts_with_and_without_inline_counting(self):
+        inline_out, inline = run(build("cutoff_tasks_inline"), 1)
+        calls_out, calls = run(build("cutoff_tasks_calls", "-DPOMP2_NO_INLINE_COUNTS"), 1)
+        self.assertEqual(inline_out, calls_out)
+        self.assertIn("bare 987 987", inline_out)
+        inline_counts, calls_counts = counts(inline), counts(calls)
+        self.assertEqual(inline_counts[1], calls_counts[1])
+        self.assertEqual(sorted(inline_counts[0]), sorted(calls_counts[0]))
+        for call_path, counted in calls_counts[0].items():
+            self.assertEqual(inline_counts[0][call_path], counted, call_path)
 
 
 if __name__ == "__main__":

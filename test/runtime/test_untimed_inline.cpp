@@ -1,0 +1,240 @@
+// Untimed tasks and taskwaits counted by the instrumented code itself
+// (POMP2_Task_create_begin_fast, POMP2_Taskwait_begin_fast, as
+// ompp-instrument writes them): the profile is the one the calls alone give,
+// and the calls are left out while libompp's untimed cache holds.
+//
+// The test binary is linked with --wrap for the two calls the inline forms
+// make when they cannot count (CMakeLists.txt), so that it sees how often
+// they do.
+#include <catch2/catch.hpp>
+
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_ompp.h>
+#include <pomp2/pomp2_user_lib.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "adapter/lifecycle.hpp"
+#include "event_stream.hpp"
+#include "writers/json_writer.hpp"
+
+using namespace ompp;
+
+namespace {
+
+long g_calls_made = 0;  // by the inline forms, which could not count
+
+}  // namespace
+
+extern "C" {
+void __real_POMP2_Task_create_begin_slot(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int, int,
+                                         const char[], unsigned);
+void __real_POMP2_Taskwait_begin_slot(POMP2_Region_handle*, POMP2_Task_handle*, const char[], unsigned);
+void __wrap_POMP2_Task_create_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* new_task,
+                                         POMP2_Task_handle* old_task, int pomp2_if, int pomp2_final,
+                                         const char ctc[], unsigned slot) {
+    ++g_calls_made;
+    __real_POMP2_Task_create_begin_slot(h, new_task, old_task, pomp2_if, pomp2_final, ctc, slot);
+}
+void __wrap_POMP2_Taskwait_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* old_task, const char ctc[],
+                                      unsigned slot) {
+    ++g_calls_made;
+    __real_POMP2_Taskwait_begin_slot(h, old_task, ctc, slot);
+}
+}
+
+namespace {
+
+std::string ctc(const std::string& body) { return std::to_string(body.size()) + body; }
+
+const std::string kParallel = ctc("*regionType=parallel*sscl=fib.c:3:3*escl=fib.c:30:30**");
+const std::string kSingle = ctc("*regionType=single*sscl=fib.c:4:4*escl=fib.c:29:29**");
+const std::string kTaskX = ctc("*regionType=task*sscl=fib.c:10:10*escl=fib.c:11:11*hasIf=1*hasFinal=1**");
+const std::string kTaskY = ctc("*regionType=task*sscl=fib.c:12:12*escl=fib.c:13:13*hasIf=1*hasFinal=1**");
+const std::string kTaskwait = ctc("*regionType=taskwait*sscl=fib.c:14:14*escl=fib.c:14:14**");
+const std::string kAtomic = ctc("*regionType=atomic*sscl=fib.c:15:15*escl=fib.c:15:15*timing=count**");
+
+POMP2_Region_handle g_parallel = nullptr, g_single = nullptr, g_task_x = nullptr, g_task_y = nullptr,
+                    g_taskwait = nullptr, g_atomic = nullptr;
+
+enum class Cutoff { If, Final };
+
+// BOTS fib with a cut-off at `cutoff_depth`, its events as ompp-instrument
+// writes them (with `inline_counts`) or the same calls without the inline
+// forms, on one thread: a deferred task runs at its parent's taskwait, an
+// undeferred or included one inside its creation.  The clock moves one tick
+// per construct, whichever form, so that the two profiles compare whole.
+struct Fib {
+    bool inline_counts;
+    Cutoff cutoff;
+    int cutoff_depth;
+    test::ManualClock& clock;
+    core::Ticks now = 2000;
+
+    void tick() { clock.at(++now); }
+
+    void create(POMP2_Region_handle* task, const std::string& task_ctc, unsigned slot, int pomp2_if,
+                int pomp2_final, POMP2_Task_handle& child, POMP2_Task_handle& creator) {
+        if (inline_counts) {
+            POMP2_Task_create_begin_fast(task, &child, &creator, pomp2_if, pomp2_final, task_ctc.c_str(), slot);
+        } else {
+            POMP2_Task_create_begin_final(task, &child, &creator, pomp2_if, pomp2_final, task_ctc.c_str());
+        }
+    }
+
+    long call(int n, int depth) {
+        if (n < 2) return n;
+        // Something else the program measures, between the untimed visits.
+        if (n == 4) {
+            tick();
+            POMP2_Atomic_count(&g_atomic, kAtomic.c_str());
+        }
+        long results[2] = {0, 0};
+        std::vector<std::function<void()>> deferred;
+        POMP2_Region_handle* tasks[2] = {&g_task_x, &g_task_y};
+        const std::string* task_ctcs[2] = {&kTaskX, &kTaskY};
+        for (int which = 0; which < 2; ++which) {
+            const bool below = depth >= cutoff_depth;
+            const int pomp2_if = cutoff == Cutoff::If && below ? 0 : 1;
+            const int pomp2_final = cutoff == Cutoff::Final && below ? 1 : 0;
+            POMP2_Task_handle child = 0, creator = 0;
+            tick();
+            create(tasks[which], *task_ctcs[which], static_cast<unsigned>(which), pomp2_if, pomp2_final, child,
+                   creator);
+            POMP2_Region_handle* task = tasks[which];
+            auto body = [this, task, child, which, n, depth, &results] {
+                tick();
+                if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(task, child);
+                results[which] = call(n - 1 - which, depth + 1);
+                tick();
+                if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(task);
+            };
+            // The runtime runs an undeferred task, and any task created
+            // inside a final one, at once; it defers the others here.
+            if (child == POMP2_UNTIMED_TASK || pomp2_if == 0) {
+                body();
+            } else {
+                deferred.push_back(body);
+            }
+            tick();
+            if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(task, creator);
+        }
+        POMP2_Task_handle current = 0;
+        tick();
+        if (inline_counts) {
+            POMP2_Taskwait_begin_fast(&g_taskwait, &current, kTaskwait.c_str(), 2);
+        } else {
+            POMP2_Taskwait_begin(&g_taskwait, &current, kTaskwait.c_str());
+        }
+        for (const auto& task : deferred) task();
+        tick();
+        if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&g_taskwait, current);
+        return results[0] + results[1];
+    }
+
+    // fib(n) in a single construct of a parallel region of one thread.
+    long run(int n) {
+        POMP2_Task_handle old_task = 0;
+        tick();
+        POMP2_Parallel_fork(&g_parallel, 1, 1, &old_task, kParallel.c_str());
+        tick();
+        POMP2_Parallel_begin(&g_parallel);
+        tick();
+        POMP2_Single_enter(&g_single, kSingle.c_str());
+        POMP2_Single_begin(&g_single);
+        const long result = call(n, 0);
+        tick();
+        POMP2_Single_end(&g_single);
+        POMP2_Single_exit(&g_single);
+        tick();
+        POMP2_Parallel_end(&g_parallel);
+        POMP2_Parallel_join(&g_parallel, old_task);
+        tick();
+        return result;
+    }
+};
+
+struct Counted {
+    nlohmann::json profile;
+    long calls_made;
+};
+
+Counted fib_profile(bool inline_counts, Cutoff cutoff) {
+    test::ManualClock clock;
+    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    g_calls_made = 0;
+    Fib fib{inline_counts, cutoff, 2, clock};
+    CHECK(fib.run(15) == 610);
+    return {writers::to_json(m.build_profile()), g_calls_made};
+}
+
+// Visits of the construct at `line` (its creation, for a task), all call paths.
+std::uint64_t visits_of(const nlohmann::json& profile, int line) {
+    std::uint64_t visits = 0;
+    for (const auto& node : profile["nodes"]) {
+        if (node["region"].is_null() || node["kind"] != "region") continue;
+        for (const auto& region : profile["regions"]) {
+            if (region["id"] != node["region"] || region["first_line"] != line) continue;
+            for (const auto& thread : node["threads"]) visits += thread["visits"].get<std::uint64_t>();
+        }
+    }
+    return visits;
+}
+
+}  // namespace
+
+TEST_CASE("untimed tasks counted inline: the profile of the calls, with few calls", "[tasks][untimed]") {
+    for (const Cutoff cutoff : {Cutoff::If, Cutoff::Final}) {
+        DYNAMIC_SECTION((cutoff == Cutoff::If ? "if" : "final") << " cut-off") {
+            const Counted calls = fib_profile(false, cutoff);
+            const Counted counted = fib_profile(true, cutoff);
+            CHECK(counted.profile["nodes"] == calls.profile["nodes"]);
+            CHECK(counted.profile["tasks"] == calls.profile["tasks"]);
+            CHECK(counted.profile["warnings"].empty());
+            // fib(15): 1972 creations and 986 taskwaits, all but the few
+            // above the cut-off untimed; the inline forms call libompp for
+            // the first visits after an event (a deferred task's begin, the
+            // atomic, an outermost final task's end) and nothing else.
+            const std::uint64_t constructs =
+                visits_of(calls.profile, 10) + visits_of(calls.profile, 12) + visits_of(calls.profile, 14);
+            CHECK(constructs == 1972 + 986);
+            CHECK(counted.calls_made > 0);
+            CHECK(counted.calls_made * 4 < static_cast<long>(constructs));
+        }
+    }
+}
+
+TEST_CASE("untimed tasks counted inline: nothing while switched off or after the end", "[tasks][untimed]") {
+    test::ManualClock clock;
+    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    const auto undeferred_task = [] {
+        POMP2_Task_handle child = 0, creator = 0;
+        POMP2_Task_create_begin_fast(&g_task_x, &child, &creator, 0, 0, kTaskX.c_str(), 0);
+        if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&g_task_x, creator);
+    };
+    const auto created = [&] { return visits_of(writers::to_json(m.build_profile()), 10); };
+    for (int i = 0; i < 3; ++i) undeferred_task();  // the first fills the cache
+    REQUIRE(created() == 3);
+    g_calls_made = 0;
+    undeferred_task();
+    CHECK(g_calls_made == 0);
+    CHECK(created() == 4);
+
+    POMP2_Off();
+    undeferred_task();
+    CHECK(created() == 4);
+    POMP2_On();
+    undeferred_task();
+    undeferred_task();
+    CHECK(created() == 6);
+
+    m.stop();
+    g_calls_made = 0;
+    undeferred_task();
+    CHECK(g_calls_made == 1);
+    CHECK(created() == 6);
+}
