@@ -187,11 +187,11 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
 template <bool Slowly = false>
 [[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                     POMP2_Task_handle old_task, NK node_kind) {
-    const auto now = recorded_now<Slowly>(m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave
-                                                                                      : E::SchedulingLeave,
-                                          region, static_cast<std::uint64_t>(old_task));
-    if (!now) [[unlikely]] return exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind);
-    thread.exit_scheduling_point(region, old_task, *now, node_kind);
+    recorded_now<Slowly>(
+        m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave : E::SchedulingLeave, region,
+        static_cast<std::uint64_t>(old_task),
+        [&](ompp::core::Ticks now) { thread.exit_scheduling_point(region, old_task, now, node_kind); },
+        [&] { exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind); });
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -227,10 +227,13 @@ template <bool Slowly = false>
 template <bool Slowly = false>
 [[gnu::noinline]] void task_begin_traced(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                         POMP2_Task_handle task, K fallback) {
-    const auto now = recorded_now<Slowly>(m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task));
-    if (!now) [[unlikely]] return task_begin_traced<true>(m, thread, region, task, fallback);
-    if (fallback == K::Task) return thread.construct_task_begin(region, task);
-    thread.task_begin(region, task, *now);
+    recorded_now<Slowly>(
+        m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task),
+        [&](ompp::core::Ticks now) {
+            if (fallback == K::Task) return thread.construct_task_begin(region, task);
+            thread.task_begin(region, task, now);
+        },
+        [&] { task_begin_traced<true>(m, thread, region, task, fallback); });
 }
 
 [[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
@@ -255,10 +258,13 @@ template <bool Slowly = false>
 
 template <bool Slowly = false>
 [[gnu::noinline]] void task_end_traced(Measurement& m, ThreadState& thread, const RegionRecord& region, K fallback) {
-    const auto now = recorded_now<Slowly>(m, thread, E::TaskEnd, region);
-    if (!now) [[unlikely]] return task_end_traced<true>(m, thread, region, fallback);
-    if (fallback == K::Task) return thread.construct_task_end(region);
-    thread.task_end(region, *now);
+    recorded_now<Slowly>(
+        m, thread, E::TaskEnd, region, 0,
+        [&](ompp::core::Ticks now) {
+            if (fallback == K::Task) return thread.construct_task_end(region);
+            thread.task_end(region, now);
+        },
+        [&] { task_end_traced<true>(m, thread, region, fallback); });
 }
 
 [[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
