@@ -306,15 +306,16 @@ ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
 
 }  // namespace
 
-void record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                   std::uint64_t value) {
+std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                                 std::uint64_t value) {
     ThreadBuffer* buffer = room_for_slow_path(thread);
-    if (buffer == nullptr) return;
+    if (buffer == nullptr) return time;
     if (!same_epoch(time, buffer->epoch)) {
         buffer->next = store_epoch(buffer->next, time);
         buffer->epoch = time;
     }
     buffer->next = store(buffer->next, event, region < kNoRegion ? region : 0, time, value);
+    return time;
 }
 
 void start(const Settings& settings) {

@@ -67,10 +67,10 @@ struct TraceEvent {
 // 35 bits — then, for the events that carry a value, the value whole in a
 // second word.  The clock's high bits are the chunk's epoch: a record whose
 // time has other high bits than the epoch's goes the slow way
-// (record_slowly()), which first stores an epoch word (kEpochCode, the new
-// high bits): once per 2^35 ticks (13 s at 2.6 GHz) and at the start of
-// each chunk.  A fib task's six events take 80 bytes (96 as the 16-byte
-// records before), a construct's enter or leave 8 (16).
+// (record_out_of_line()), which first stores an epoch word (kEpochCode,
+// the new high bits): once per 2^35 ticks (13 s at 2.6 GHz) and at the
+// start of each chunk.  A fib task's six events take 80 bytes (96 as the
+// 16-byte records before), a construct's enter or leave 8 (16).
 using Word = std::uint64_t;
 
 inline constexpr unsigned kEventBits = 5;
@@ -199,8 +199,8 @@ inline bool recording() { return g_recording.load(std::memory_order_relaxed); }
 
 // The record if the thread's chunk has room for it and its time is in the
 // thread's epoch, without a call: false, having stored nothing, if not
-// (the thread has no buffer yet, its chunk is full, a new epoch: then
-// record_slowly()).
+// (the thread has no buffer yet, its chunk is full, a new epoch, a region
+// past 24 bits: then record_out_of_line()).
 inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                        std::uint64_t value = 0) {
     ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
@@ -211,15 +211,18 @@ inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, 
     return true;
 }
 
-// The slow path, out of line: the thread's buffer made, a full chunk
-// handed over (or the record dropped), the epoch word stored first.
-void record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                   std::uint64_t value);
+// The record, out of line, whatever the buffer's state: the slow path of
+// try_record() (the thread's buffer made, a full chunk handed over or the
+// record dropped, the epoch word stored first), and a call that costs the
+// code around it fewer registers than the inline record.  Returns `time`:
+// a caller that needs it after the call keeps nothing across it.
+std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                                 std::uint64_t value);
 
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                    std::uint64_t value = 0) {
     if (!try_record(thread, event, region, time, value)) [[unlikely]]
-        record_slowly(thread, event, region, time, value);
+        record_out_of_line(thread, event, region, time, value);
 }
 
 // Starts recording with `settings` (the adapter calls it before the first
