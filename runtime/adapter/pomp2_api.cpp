@@ -84,9 +84,9 @@ template <bool Untraced>
 // the jump to them needs no stack frame either.)
 template <bool Slowly = false, typename Operation>
 [[gnu::noinline]] void traced_operation(ThreadState& thread, const RegionRecord& region, E event,
-                                        ompp::core::Ticks now, Operation operation, std::uint64_t value = 0) {
-    if (!recorded<Slowly>(thread, event, region, now, value)) [[unlikely]]
-        return traced_operation<true>(thread, region, event, now, operation, value);
+                                        ompp::core::Ticks now, Operation operation) {
+    if (!recorded<Slowly>(thread, event, region, now)) [[unlikely]]
+        return traced_operation<true>(thread, region, event, now, operation);
     operation(thread, region, now);
 }
 

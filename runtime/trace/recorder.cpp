@@ -304,10 +304,9 @@ ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
     return buffer;
 }
 
-}  // namespace
-
-std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                                 std::uint64_t value) {
+// try_record()'s slow path; returns `time`.
+[[gnu::noinline]] std::uint64_t record_slowly(std::uint32_t thread, Event event, std::uint32_t region,
+                                              std::uint64_t time, std::uint64_t value) {
     ThreadBuffer* buffer = room_for_slow_path(thread);
     if (buffer == nullptr) return time;
     if (!same_epoch(time, buffer->epoch)) {
@@ -316,6 +315,15 @@ std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_
     }
     buffer->next = store(buffer->next, event, region < kNoRegion ? region : 0, time, value);
     return time;
+}
+
+}  // namespace
+
+std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                                 std::uint64_t value) {
+    // The common case first, without a stack frame; the rest makes calls.
+    if (try_record(thread, event, region, time, value)) [[likely]] return time;
+    return record_slowly(thread, event, region, time, value);
 }
 
 void start(const Settings& settings) {
