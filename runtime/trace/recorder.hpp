@@ -69,8 +69,10 @@ struct TraceEvent {
 // time has other high bits than the epoch's goes the slow way
 // (record_out_of_line()), which first stores an epoch word (kEpochCode,
 // the new high bits): once per 2^35 ticks (13 s at 2.6 GHz) and at the
-// start of each chunk.  A fib task's six events take 80 bytes (96 as the
-// 16-byte records before), a construct's enter or leave 8 (16).
+// start of each chunk.  A task of fib without cut-off (its creation and
+// the creation's end, its begin and end, half a taskwait's enter and leave)
+// takes 68 bytes (80 as the 16-byte records before), a construct's enter
+// or leave 8 (16).
 using Word = std::uint64_t;
 
 inline constexpr unsigned kEventBits = 5;
