@@ -77,10 +77,11 @@ template <bool Untraced>
     return checked_case<true>(handle);
 }
 
-// An operation of the common case while a trace is recorded: the record,
-// then the operation, at `now`.  (The traced forms take what they need in
-// registers, not a CommonCase in memory, so that the jump to them needs no
-// stack frame either.)
+// An operation of the common case (or of a general path whose untraced
+// form a call to traced() would cost registers: a join) while a trace is
+// recorded: the record, then the operation, at `now`.  (The traced forms
+// take what they need in registers, not a CommonCase in memory, so that
+// the jump to them needs no stack frame either.)
 template <bool Slowly = false, typename Operation>
 [[gnu::noinline]] void traced_operation(ThreadState& thread, const RegionRecord& region, E event,
                                         ompp::core::Ticks now, Operation operation) {
@@ -99,9 +100,8 @@ template <typename Operation>
     const RegionRecord& region = region_of(handle, ctc, fallback);
     if (!measured(region.info.kind)) return;
     ThreadState& thread = m->this_thread();
-    const auto now = m->now();
     // Traced first: the operation stays a tail call, nothing kept across it.
-    traced(thread, event, region, now);
+    const auto now = traced(thread, event, region, m->now());
     operation(thread, region, now);
 }
 
@@ -171,8 +171,7 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
         if (old_task != nullptr) *old_task = thread.current_task();
         return;
     }
-    const auto now = m->now();
-    traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, now);
+    const auto now = traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, m->now());
     thread.enter_scheduling_point(region, now, old_task, node_kind);
 }
 
@@ -187,11 +186,11 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
 template <bool Slowly = false>
 [[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                                     POMP2_Task_handle old_task, NK node_kind) {
-    const auto now = recorded_now<Slowly>(m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave
-                                                                                      : E::SchedulingLeave,
-                                          region, static_cast<std::uint64_t>(old_task));
-    if (!now) [[unlikely]] return exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind);
-    thread.exit_scheduling_point(region, old_task, *now, node_kind);
+    recorded_now<Slowly>(
+        m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave : E::SchedulingLeave, region,
+        static_cast<std::uint64_t>(old_task),
+        [&](ompp::core::Ticks now) { thread.exit_scheduling_point(region, old_task, now, node_kind); },
+        [&] { exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind); });
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -199,13 +198,13 @@ template <bool Slowly = false>
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
-    const auto now = m->now();
+    const auto read = m->now();
     const RegionRecord& region = region_of(handle, nullptr, fallback);
     const bool measure = measured(region.info.kind);
-    traced(thread, !measure                          ? E::Resume
-                   : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
-                                                      : E::SchedulingLeave,
-           region, now, static_cast<std::uint64_t>(old_task));
+    const auto now = traced(thread, !measure                          ? E::Resume
+                                    : node_kind == NK::ImplicitBarrier ? E::BarrierLeave
+                                                                       : E::SchedulingLeave,
+                            region, read, static_cast<std::uint64_t>(old_task));
     if (!measure) return thread.resume(old_task, now);
     thread.exit_scheduling_point(region, old_task, now, node_kind);
 }
@@ -227,10 +226,13 @@ template <bool Slowly = false>
 template <bool Slowly = false>
 [[gnu::noinline]] void task_begin_traced(Measurement& m, ThreadState& thread, const RegionRecord& region,
                                         POMP2_Task_handle task, K fallback) {
-    const auto now = recorded_now<Slowly>(m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task));
-    if (!now) [[unlikely]] return task_begin_traced<true>(m, thread, region, task, fallback);
-    if (fallback == K::Task) return thread.construct_task_begin(region, task);
-    thread.task_begin(region, task, *now);
+    recorded_now<Slowly>(
+        m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task),
+        [&](ompp::core::Ticks now) {
+            if (fallback == K::Task) return thread.construct_task_begin(region, task);
+            thread.task_begin(region, task, now);
+        },
+        [&] { task_begin_traced<true>(m, thread, region, task, fallback); });
 }
 
 [[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
@@ -255,10 +257,13 @@ template <bool Slowly = false>
 
 template <bool Slowly = false>
 [[gnu::noinline]] void task_end_traced(Measurement& m, ThreadState& thread, const RegionRecord& region, K fallback) {
-    const auto now = recorded_now<Slowly>(m, thread, E::TaskEnd, region);
-    if (!now) [[unlikely]] return task_end_traced<true>(m, thread, region, fallback);
-    if (fallback == K::Task) return thread.construct_task_end(region);
-    thread.task_end(region, *now);
+    recorded_now<Slowly>(
+        m, thread, E::TaskEnd, region, 0,
+        [&](ompp::core::Ticks now) {
+            if (fallback == K::Task) return thread.construct_task_end(region);
+            thread.task_end(region, now);
+        },
+        [&] { task_end_traced<true>(m, thread, region, fallback); });
 }
 
 [[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
@@ -309,8 +314,7 @@ struct TaskClauses {
     if (clauses.passed) return thread.create_task(region, clauses.values, new_task, old_task, clauses.untimed_key);
     const TaskHandle task = thread.new_task_handle();
     if (new_task != nullptr) *new_task = task;
-    const auto now = m.now();
-    traced(thread, E::TaskCreate, region, now, static_cast<std::uint64_t>(task));
+    const auto now = traced(thread, E::TaskCreate, region, m.now(), static_cast<std::uint64_t>(task));
     thread.enter_scheduling_point(region, now, old_task);
 }
 
@@ -383,6 +387,14 @@ template <ompp::deadlock::Step S, typename Event>
         [=] { ompp::deadlock::publish_slowly<S, HeldKind::Critical>(&region_of(h, ctc, K::Critical)); }, event);
 }
 
+// A fork while a trace is recorded, out of line: a call to traced() would
+// cost the untraced fork registers.
+[[gnu::noinline]] void fork_traced(ThreadState& thread, const RegionRecord& region, ompp::core::Ticks now,
+                                   std::uint64_t key, std::uint32_t team_size, POMP2_Task_handle* old_task) {
+    record(thread, E::Fork, region, now, team_size);
+    thread.fork(region, now, key, team_size, old_task);
+}
+
 // The forking thread's level is asked of the OpenMP runtime once for the
 // team's key, the nesting limit and, with deadlock detection, its hook.
 template <bool Watched>
@@ -409,9 +421,9 @@ void parallel_fork(POMP2_Region_handle* handle, int if_clause, int num_threads, 
     const RegionRecord& region = region_of(handle, ctc_string, K::Parallel);
     const auto now = m->now();
     const std::uint32_t team_size = alone ? 1U : static_cast<std::uint32_t>(num_threads > 1 ? num_threads : 0);
-    traced(thread, E::Fork, region, now, team_size);
-    const std::uint64_t key = alone ? 0 : Watched ? place : ompp::adapter::thread_identity(level);
-    thread.fork(region, now, key, team_size, old_task);
+    const auto key = [&] { return alone ? 0 : Watched ? place : ompp::adapter::thread_identity(level); };
+    if (ompp::trace::recording()) [[unlikely]] return fork_traced(thread, region, now, key(), team_size, old_task);
+    thread.fork(region, now, key(), team_size, old_task);
 }
 
 // A worker's place in its team (without a runtime: one team level, no number).
@@ -561,8 +573,7 @@ OMPP_API void POMP2_USER_Begin_named(POMP2_Region_handle* handle, const char* na
     }
     if (!measured(K::UserRegion)) return;
     ThreadState& thread = m->this_thread();
-    const auto now = m->now();
-    traced(thread, E::Enter, *region, now);
+    const auto now = traced(thread, E::Enter, *region, m->now());
     thread.enter(*region, now);
 }
 
@@ -600,8 +611,7 @@ OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    const auto now = m->now();
-    traced(thread, E::TeamEnd, region, now);
+    const auto now = traced(thread, E::TeamEnd, region, m->now());
     thread.parallel_end(region, now);
 }
 
@@ -611,8 +621,11 @@ OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle
     ThreadState& thread = m->this_thread();
     const auto now = m->now();
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    traced(thread, E::Join, region, now);
-    thread.join(region, now, old_task);
+    const auto join = [old_task](ThreadState& t, const RegionRecord& r, ompp::core::Ticks at) {
+        t.join(r, at, old_task);
+    };
+    if (ompp::trace::recording()) [[unlikely]] return traced_operation(thread, region, E::Join, now, join);
+    join(thread, region, now);
 }
 
 OMPP_API void POMP2_Parallel_begin_for_enter(POMP2_Region_handle* parallel, POMP2_Region_handle* h,

@@ -3,8 +3,6 @@
 // OMPP_TRACE is off.
 #pragma once
 
-#include <optional>
-
 #include "core/measurement.hpp"
 #include "core/region_registry.hpp"
 #include "core/thread_state.hpp"
@@ -19,9 +17,14 @@ inline void record(const core::ThreadState& thread, trace::Event event, const co
     trace::record(thread.id(), event, region.info.id, now, value);
 }
 
-inline void traced(const core::ThreadState& thread, trace::Event event, const core::RegionRecord& region,
-                   core::Ticks now, std::uint64_t value = 0) {
-    if (trace::recording()) [[unlikely]] record(thread, event, region, now, value);
+// The record of an event of a general path, if tracing: a call, which
+// hands `now` back, so that the caller keeps nothing across it and the
+// untraced path around it stays as small as without tracing.
+inline core::Ticks traced(const core::ThreadState& thread, trace::Event event, const core::RegionRecord& region,
+                          core::Ticks now, std::uint64_t value = 0) {
+    if (trace::recording()) [[unlikely]]
+        return trace::record_out_of_line(thread.id(), event, region.info.id, now, value);
+    return now;
 }
 
 // The record of an event's traced form (adapter/pomp2_api.cpp), which
@@ -40,18 +43,18 @@ template <bool Slowly>
     }
 }
 
-// The same at the clock's time, which it returns: a clock that needs a call
-// to be read needs Slowly too.
-template <bool Slowly>
-[[gnu::always_inline]] inline std::optional<core::Ticks> recorded_now(const core::Measurement& m,
-                                                                      const core::ThreadState& thread,
-                                                                      trace::Event event,
-                                                                      const core::RegionRecord& region,
-                                                                      std::uint64_t value = 0) {
-    if (!Slowly && !m.clock().reads_without_call()) [[unlikely]] return std::nullopt;
+// The same at the clock's time, then `then(now)`; `slowly()` instead, having
+// recorded nothing, if the record needs its slow path or the clock needs a
+// call to be read (both need Slowly).  Continuations rather than a returned
+// time, which GCC would test again after the record.
+template <bool Slowly, typename Then, typename Otherwise>
+[[gnu::always_inline]] inline void recorded_now(const core::Measurement& m, const core::ThreadState& thread,
+                                                trace::Event event, const core::RegionRecord& region,
+                                                std::uint64_t value, Then then, Otherwise slowly) {
+    if (!Slowly && !m.clock().reads_without_call()) [[unlikely]] return slowly();
     const core::Ticks now = Slowly ? m.now() : m.clock().read_without_call();
-    if (!recorded<Slowly>(thread, event, region, now, value)) [[unlikely]] return std::nullopt;
-    return now;
+    if (!recorded<Slowly>(thread, event, region, now, value)) [[unlikely]] return slowly();
+    return then(now);
 }
 
 }  // namespace ompp::adapter

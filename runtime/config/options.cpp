@@ -68,7 +68,7 @@ constexpr std::array kOptions{
                "Also record every event (time, thread, region, task) and write it as an OTF2 archive, "
                "<report stem>.otf2/traces.otf2, beside the profile.  See docs/tracing.md."},
     OptionSpec{"OMPP_TRACE_BUFFER", T::Integer, "4194304",
-               "Bytes of trace buffer per thread (16 bytes per event).  Flush mode splits it into four "
+               "Bytes of trace buffer per thread (8 bytes per event, 16 with a value).  Flush mode splits it into four "
                "chunks written to a temporary file as they fill; memory mode drops later events.",
                {}, 48, 1e12},
     OptionSpec{"OMPP_TRACE_MODE", T::Choice, "flush",

@@ -126,7 +126,7 @@ bool acquires(const TraceEvent& r) { return r.event == Event::LockAcquire || r.e
 // before the events are written thread by thread.
 class Locks {
 public:
-    Locks(const std::vector<std::uint32_t>& threads, const Regions& regions, std::uint64_t origin) {
+    Locks(const std::vector<std::uint32_t>& threads, const Regions& regions) {
         struct Acquisition {
             std::uint64_t key;
             std::uint64_t time;
@@ -134,7 +134,7 @@ public:
         };
         std::vector<Acquisition> all;
         for (const std::uint32_t thread : threads) {
-            read_events(thread, origin, [&](const TraceEvent& r) {
+            read_events(thread, [&](const TraceEvent& r) {
                 if (const auto key = lock_key(r, regions); key && acquires(r)) all.push_back({*key, r.time, thread});
             });
         }
@@ -396,14 +396,14 @@ ArchiveResult write_otf2(const ArchiveRequest& request) {
     Regions regions;
     for (const model::Region& region : request.regions) regions.emplace(region.id, &region);
     const std::vector<std::uint32_t> threads = traced_threads();
-    Locks locks(threads, regions, request.start);
+    Locks locks(threads, regions);
     TeamOf team_of;
     for (std::size_t i = 0; i < threads.size(); ++i) team_of.emplace(threads[i], static_cast<OTF2_CommRef>(i));
     std::vector<std::uint64_t> events_per_location;
     for (const std::uint32_t thread : threads) {
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive.get(), thread);
         LocationWriter location(writer, thread, regions, team_of, locks, request.start);
-        read_events(thread, request.start, [&](const TraceEvent& event) { location.write(event); });
+        read_events(thread, [&](const TraceEvent& event) { location.write(event); });
         location.close_open_regions(request.end > request.start ? request.end - request.start : 0);
         events_per_location.push_back(location.events());
         result.events += location.events();

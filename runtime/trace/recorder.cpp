@@ -37,19 +37,61 @@ std::atomic<bool> g_forked_child{false};
 // average (then the thread waits, whatever the depth).
 constexpr std::uint32_t kSpillChunks = 4;
 
+// The slow path's words: an epoch word and a record of two words.  A
+// chunk holds at least that many.
+constexpr std::size_t kSlowPathWords = 3;
+
 }  // namespace
 
 // One chunk of a thread's ring.  `queued`, `count` and `next_queued` are
 // guarded by the spill writer's mutex.
 struct SpillChunk {
-    Record* begin = nullptr;
+    Word* begin = nullptr;
     ThreadBuffer* owner = nullptr;
-    std::size_t count = 0;  // records, once handed over
+    std::size_t count = 0;  // words, once handed over
     bool queued = false;    // handed over and not yet written: the owner may not reuse it
     SpillChunk* next_queued = nullptr;
 };
 
 namespace {
+
+// Feeds `decoder` the thread's words in recording order: the spill file's,
+// then the buffer's.
+template <typename Visit>
+void decode(const ThreadBuffer& buffer, Decoder<Visit>& decoder) {
+    if (buffer.spilled > 0) {
+        constexpr std::size_t kBlock = 1 << 15;
+        auto words = std::make_unique<Word[]>(kBlock);
+        std::uint64_t done = 0;
+        while (done < buffer.spilled) {
+            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, buffer.spilled - done));
+            const ssize_t n = ::pread(buffer.spill_fd, words.get(), want * sizeof(Word),
+                                      static_cast<off_t>(done * sizeof(Word)));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            const auto got = static_cast<std::size_t>(n) / sizeof(Word);
+            decoder.decode({words.get(), got});
+            done += got;
+        }
+    }
+    decoder.decode({buffer.begin, buffer.next});
+}
+
+// The records among a chunk's words.
+std::uint64_t records_in(std::span<const Word> words) {
+    std::uint64_t records = 0;
+    Decoder count([&](const TraceEvent&) { ++records; });
+    count.decode(words);
+    return records;
+}
+
+// The records of a thread, spilled and buffered.
+std::uint64_t records_of(const ThreadBuffer& buffer) {
+    std::uint64_t records = 0;
+    Decoder count([&](const TraceEvent&) { ++records; });
+    decode(buffer, count);
+    return records;
+}
 
 // The spill file: created on first need and unlinked at once, so nothing is
 // left behind whatever way the process ends.
@@ -79,13 +121,14 @@ bool write_all(int fd, const void* data, std::size_t bytes, off_t offset) {
 // by the owner if that thread could not be started).
 void write_chunk(const SpillChunk& chunk) {
     ThreadBuffer& buffer = *chunk.owner;
+    const std::span<const Word> words(chunk.begin, chunk.count);
     if (!buffer.spill_failed && (buffer.spill_fd >= 0 || open_spill_file(buffer)) &&
-        write_all(buffer.spill_fd, chunk.begin, chunk.count * sizeof(Record),
-                  static_cast<off_t>(buffer.spilled * sizeof(Record)))) {
-        buffer.spilled += chunk.count;
+        write_all(buffer.spill_fd, words.data(), words.size_bytes(),
+                  static_cast<off_t>(buffer.spilled * sizeof(Word)))) {
+        buffer.spilled += words.size();
     } else {
         buffer.spill_failed = true;
-        buffer.lost += chunk.count;
+        buffer.lost += records_in(words);
     }
 }
 
@@ -129,9 +172,9 @@ public:
         }
         buffer.filling = (buffer.filling + 1) % buffer.chunk_count;
         SpillChunk& fresh = buffer.chunks[buffer.filling];
-        const std::size_t records = static_cast<std::size_t>(buffer.end - buffer.begin);
+        const std::size_t below_end = static_cast<std::size_t>(buffer.end - buffer.begin);
         buffer.begin = buffer.next = fresh.begin;
-        buffer.end = fresh.begin + records;
+        buffer.end = fresh.begin + below_end;
         written_.wait(lock, [&] { return !fresh.queued; });
         return true;
     }
@@ -207,20 +250,20 @@ SpillWriter& spill_writer() {
 // Buffers live until the process ends: late events of other threads may
 // still reach them while it exits.
 ThreadBuffer* new_buffer(std::uint32_t thread) {
-    const std::size_t records = std::max<std::size_t>(g_settings.buffer_bytes / sizeof(Record), 2);
+    const std::size_t words = std::max(g_settings.buffer_bytes / sizeof(Word), kSlowPathWords);
     auto* buffer = new ThreadBuffer{};
     buffer->chunk_count = g_settings.mode == Mode::Flush ? static_cast<std::uint32_t>(std::min<std::size_t>(
-                                                                kSpillChunks, records))
+                                                                kSpillChunks, words / kSlowPathWords))
                                                           : 1;
-    const std::size_t chunk_records = records / buffer->chunk_count;
+    const std::size_t chunk_words = words / buffer->chunk_count;
     buffer->chunks = new SpillChunk[buffer->chunk_count];
-    auto* storage = new Record[chunk_records * buffer->chunk_count];
+    auto* storage = new Word[chunk_words * buffer->chunk_count];
     for (std::uint32_t i = 0; i < buffer->chunk_count; ++i) {
-        buffer->chunks[i].begin = storage + i * chunk_records;
+        buffer->chunks[i].begin = storage + i * chunk_words;
         buffer->chunks[i].owner = buffer;
     }
     buffer->begin = buffer->next = storage;
-    buffer->end = storage + chunk_records;
+    buffer->end = storage + chunk_words - 1;
     buffer->thread = thread;
     return buffer;
 }
@@ -234,9 +277,9 @@ void stop_in_child() {
     g_forked_child.store(true);
 }
 
-}  // namespace
-
-ThreadBuffer* make_room(std::uint32_t thread) {
+// The thread's buffer with room for the slow path's words: made on its
+// first record, its chunk handed over when short of room.  Null: drop.
+ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
     if (thread >= kMaxTracedThreads) {
         g_untraced.fetch_add(1, std::memory_order_relaxed);
         return nullptr;
@@ -249,12 +292,38 @@ ThreadBuffer* make_room(std::uint32_t thread) {
         g_buffers[thread].store(buffer, std::memory_order_relaxed);
         return buffer;
     }
+    if (static_cast<std::size_t>(buffer->end - buffer->next) + 1 >= kSlowPathWords) return buffer;
     if (g_settings.mode == Mode::Memory || g_stopped.load(std::memory_order_acquire) ||
         !spill_writer().hand_over(*buffer)) {
         ++buffer->dropped;
         return nullptr;
     }
+    // Each chunk begins with its epoch word: a chunk that a failed spill
+    // write lost takes no epoch along.
+    buffer->epoch = kNoEpoch;
     return buffer;
+}
+
+// try_record()'s slow path; returns `time`.
+[[gnu::noinline]] std::uint64_t record_slowly(std::uint32_t thread, Event event, std::uint32_t region,
+                                              std::uint64_t time, std::uint64_t value) {
+    ThreadBuffer* buffer = room_for_slow_path(thread);
+    if (buffer == nullptr) return time;
+    if (!same_epoch(time, buffer->epoch)) {
+        buffer->next = store_epoch(buffer->next, time);
+        buffer->epoch = time;
+    }
+    buffer->next = store(buffer->next, event, region < kNoRegion ? region : 0, time, value);
+    return time;
+}
+
+}  // namespace
+
+std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                                 std::uint64_t value) {
+    // The common case first, without a stack frame; the rest makes calls.
+    if (try_record(thread, event, region, time, value)) [[likely]] return time;
+    return record_slowly(thread, event, region, time, value);
 }
 
 void start(const Settings& settings) {
@@ -284,7 +353,7 @@ Totals totals() {
         const ThreadBuffer* buffer = slot.load(std::memory_order_relaxed);
         if (buffer == nullptr) continue;
         ++result.threads;
-        result.records += buffer->spilled + static_cast<std::uint64_t>(buffer->next - buffer->begin);
+        result.records += records_of(*buffer);
         result.dropped += buffer->dropped + buffer->lost;
         result.spill_failed = result.spill_failed || buffer->spill_failed;
     }
@@ -301,15 +370,6 @@ std::vector<std::uint32_t> traced_threads() {
     return threads;
 }
 
-TraceEvent decode(const Record& record, std::uint64_t origin) {
-    constexpr std::uint64_t kTimeMask = (std::uint64_t{1} << 52) - 1;
-    const auto event = static_cast<Event>(record.region_event >> 24);
-    const std::uint64_t high = record.stamp >> 52;
-    const std::uint64_t value = carries_task(event) && high != 0 ? high << 40 | record.low : record.low;
-    const std::uint64_t time = origin + (((record.stamp & kTimeMask) - origin) & kTimeMask);
-    return {time, value, record.region_event & 0xffffffU, event};
-}
-
 std::uint32_t lock_id(const void* lock) {
     static std::mutex mutex;
     static std::unordered_map<const void*, std::uint32_t> ids;
@@ -321,29 +381,12 @@ std::uint32_t lock_id(const void* lock) {
     return id;
 }
 
-void read_events(std::uint32_t thread, std::uint64_t origin, const std::function<void(const TraceEvent&)>& visit) {
-    const auto chunk = [&](std::span<const Record> records) {
-        for (const Record& record : records) visit(decode(record, origin));
-    };
+void read_events(std::uint32_t thread, const std::function<void(const TraceEvent&)>& visit) {
     const ThreadBuffer* buffer =
         thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
     if (buffer == nullptr) return;
-    if (buffer->spilled > 0) {
-        constexpr std::size_t kChunk = 1 << 14;
-        auto records = std::make_unique<Record[]>(kChunk);
-        std::uint64_t done = 0;
-        while (done < buffer->spilled) {
-            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, buffer->spilled - done));
-            const ssize_t n = ::pread(buffer->spill_fd, records.get(), want * sizeof(Record),
-                                      static_cast<off_t>(done * sizeof(Record)));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            const auto got = static_cast<std::size_t>(n) / sizeof(Record);
-            chunk({records.get(), got});
-            done += got;
-        }
-    }
-    chunk({buffer->begin, static_cast<std::size_t>(buffer->next - buffer->begin)});
+    Decoder decoder(std::cref(visit));
+    decode(*buffer, decoder);
 }
 
 void reset_for_testing() {

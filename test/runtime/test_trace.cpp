@@ -16,21 +16,31 @@ constexpr std::uint64_t kOrigin = 1000;
 
 std::vector<trace::TraceEvent> records_of(std::uint32_t thread) {
     std::vector<trace::TraceEvent> all;
-    trace::read_events(thread, kOrigin, [&](const trace::TraceEvent& event) { all.push_back(event); });
+    trace::read_events(thread, [&](const trace::TraceEvent& event) { all.push_back(event); });
     return all;
 }
 
+// Records of two words (an event with a value), after the thread's first
+// record's epoch word.
 void record_times(std::uint32_t thread, std::uint64_t count) {
     for (std::uint64_t time = 1; time <= count; ++time) {
-        trace::record(thread, trace::Event::Enter, 7, kOrigin + time, time * 10);
+        trace::record(thread, trace::Event::Fork, 7, kOrigin + time, time * 10);
     }
 }
 
-trace::Settings buffer_of(std::size_t records, trace::Mode mode) {
+trace::Settings buffer_of_words(std::size_t words, trace::Mode mode) {
     trace::Settings settings;
-    settings.buffer_bytes = records * sizeof(trace::Record);
+    settings.buffer_bytes = words * sizeof(trace::Word);
     settings.mode = mode;
     return settings;
+}
+
+trace::Settings buffer_of(std::size_t records, trace::Mode mode) { return buffer_of_words(2 * records, mode); }
+
+// The words the thread's chunk holds.
+std::ptrdiff_t words_of(std::uint32_t thread) {
+    const trace::ThreadBuffer* buffer = trace::g_buffers[thread].load();
+    return buffer->next - buffer->begin;
 }
 
 // Recording with `settings` for the test's scope.
@@ -124,7 +134,8 @@ TEST_CASE("trace: recording restarts after stop with a new spill writer", "[trac
 }
 
 TEST_CASE("trace: memory mode keeps the first records and counts the rest", "[trace]") {
-    const Recording recording(buffer_of(3, trace::Mode::Memory));
+    // The epoch word and three records.
+    const Recording recording(buffer_of_words(7, trace::Mode::Memory));
     record_times(0, 10);
     trace::stop();
     const auto records = records_of(0);
@@ -135,27 +146,79 @@ TEST_CASE("trace: memory mode keeps the first records and counts the rest", "[tr
 }
 
 TEST_CASE("trace: after stop, a full buffer is not spilled", "[trace]") {
-    const Recording recording(buffer_of(2, trace::Mode::Flush));
-    record_times(1, 2);
+    // One chunk: the epoch word and the record fill it.
+    const Recording recording(buffer_of_words(3, trace::Mode::Flush));
+    record_times(1, 1);
     trace::stop();
     // A late event of a thread that passed the check before recording stopped.
     trace::record(1, trace::Event::Leave, 7, kOrigin + 99);
-    CHECK(records_of(1).size() == 2);
+    CHECK(records_of(1).size() == 1);
     CHECK(trace::totals().dropped == 1);
 }
 
-TEST_CASE("trace: a 16-byte record decodes to the event recorded", "[trace]") {
-    const std::uint64_t origin = (std::uint64_t{1} << 52) - 5;  // the clock's low bits wrap during the run
+TEST_CASE("trace: an event takes a word, two with a value, and a new epoch of the clock one more", "[trace]") {
+    const Recording recording(buffer_of_words(64, trace::Mode::Memory));
+    const std::uint64_t start = (std::uint64_t{5} << trace::kTimeBits) - 2;  // two ticks before an epoch ends
+    trace::record(2, trace::Event::Enter, 9, start);
+    CHECK(words_of(2) == 2);  // the epoch word first
+    trace::record(2, trace::Event::Leave, 9, start + 1);
+    CHECK(words_of(2) == 3);
+    trace::record(2, trace::Event::TaskBegin, 4, start + 1, (std::uint64_t{3} + 1) << 40 | 17);
+    CHECK(words_of(2) == 5);
+    trace::record(2, trace::Event::TaskEnd, 4, start + 2);  // the next epoch: its word first
+    CHECK(words_of(2) == 7);
+}
+
+TEST_CASE("trace: each chunk begins with an epoch word", "[trace]") {
+    // Two chunks of four words.
+    const Recording recording(buffer_of_words(8, trace::Mode::Flush));
+    trace::record(3, trace::Event::Enter, 9, kOrigin);
+    trace::record(3, trace::Event::Leave, 9, kOrigin + 1);
+    CHECK(words_of(3) == 3);
+    trace::record(3, trace::Event::Enter, 9, kOrigin + 2);  // in the next chunk, after its epoch word
+    CHECK(words_of(3) == 2);
+    trace::stop();
+    CHECK(records_of(3).back().time == kOrigin + 2);
+}
+
+TEST_CASE("trace: records decode to the events recorded, across the clock's epochs", "[trace]") {
+    const Recording recording(buffer_of_words(64, trace::Mode::Memory));
+    const std::uint64_t epoch = std::uint64_t{1} << trace::kTimeBits;
+    const std::uint64_t task = (std::uint64_t{3} + 1) << 40 | (std::uint64_t{1} << 35 | 123456789);
+    const std::vector<trace::TraceEvent> recorded{
+        {7 * epoch - 1, task, 42, trace::Event::TaskBegin},
+        {7 * epoch, 0, 42, trace::Event::TaskEnd},
+        {7 * epoch - 3, 8, 1, trace::Event::Fork},  // a clock a few ticks behind, across the epoch's start
+        {(std::uint64_t{1} << 63) + 5, 0, (1U << trace::kRegionBits) - 1, trace::Event::Leave},
+        {(std::uint64_t{1} << 63) + 6, 3, 2, trace::Event::LockRelease},
+    };
+    for (const trace::TraceEvent& e : recorded) trace::record(6, e.event, e.region, e.time, e.value);
+    // A region past the record's 24 bits records as none.
+    trace::record(6, trace::Event::Enter, 1U << trace::kRegionBits | 5, (std::uint64_t{1} << 63) + 7);
+    trace::stop();
+    auto expected = recorded;
+    expected.push_back({(std::uint64_t{1} << 63) + 7, 0, 0, trace::Event::Enter});
+    CHECK(records_of(6) == expected);
+}
+
+TEST_CASE("trace: task values decode as ompp's task handles without their flags", "[trace]") {
+    const Recording recording(buffer_of_words(64, trace::Mode::Memory));
     const std::uint64_t task = (std::uint64_t{3} + 1) << 40 | 123456789;  // thread 3's task 123456789
-    const trace::TraceEvent begin =
-        trace::decode(trace::encode(trace::Event::TaskBegin, 42, origin + 10, task), origin);
-    CHECK(begin.time == origin + 10);
-    CHECK(begin.value == task);
-    CHECK(begin.region == 42);
-    CHECK(begin.event == trace::Event::TaskBegin);
-    // The implicit task (0) and unmeasured tasks (negative) both decode as 0.
-    CHECK(trace::decode(trace::encode(trace::Event::SchedulingLeave, 1, origin, 0), origin).value == 0);
-    CHECK(trace::decode(trace::encode(trace::Event::Resume, 1, origin, static_cast<std::uint64_t>(-4)), origin).value ==
-          0);
-    CHECK(trace::decode(trace::encode(trace::Event::Fork, 1, origin, 8), origin).value == 8);
+    constexpr std::uint64_t kUntimedFlag = std::uint64_t{1} << 62;
+    trace::record(0, trace::Event::TaskCreate, 1, kOrigin, task | kUntimedFlag);
+    // The implicit task (0), unmeasured tasks (negative) and handles without
+    // a creating thread all decode as 0.
+    trace::record(0, trace::Event::SchedulingLeave, 1, kOrigin, 0);
+    trace::record(0, trace::Event::Resume, 1, kOrigin, static_cast<std::uint64_t>(-4));
+    trace::record(0, trace::Event::BarrierLeave, 1, kOrigin, kUntimedFlag | 5);
+    // Other values are kept whole.
+    trace::record(0, trace::Event::LockAcquire, 1, kOrigin, std::uint64_t{1} << 63 | 3);
+    trace::stop();
+    const auto records = records_of(0);
+    REQUIRE(records.size() == 5);
+    CHECK(records[0].value == task);
+    CHECK(records[1].value == 0);
+    CHECK(records[2].value == 0);
+    CHECK(records[3].value == 0);
+    CHECK(records[4].value == (std::uint64_t{1} << 63 | 3));
 }

@@ -237,7 +237,7 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
     const std::vector<std::uint32_t> threads = trace::traced_threads();
     REQUIRE(threads.size() == 1);
     std::vector<trace::TraceEvent> recorded;
-    trace::read_events(threads[0], 0, [&](const trace::TraceEvent& event) { recorded.push_back(event); });
+    trace::read_events(threads[0], [&](const trace::TraceEvent& event) { recorded.push_back(event); });
     trace::reset_for_testing();
     const auto [got, want] = expected.compared(recorded);
     CHECK(got == want);

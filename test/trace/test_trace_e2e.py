@@ -3,7 +3,7 @@
 ompp-trace reads each OTF2 archive back through the OTF2 reader library.
 Checked against what the programs did: event counts per kind and region,
 the stream's consistency (every Enter left, in order, per task; every task
-created is completed), flush mode with a two-event buffer giving the same
+created is completed), flush mode with the smallest buffer giving the same
 events as one big buffer, memory mode keeping the first events and saying
 so in the report, the spill writer thread drained at exit() mid-run and
 absent from a fork()ed child, and the critical paths of hand-checked
@@ -121,7 +121,7 @@ class TraceEvents(unittest.TestCase):
         self.assertNotIn("warning", proc.stderr)
         self.assertEqual(proc.stdout.count("THREAD_TASK_CREATE"), self.TASKS)
 
-    def test_a_two_event_buffer_spills_and_loses_nothing(self):
+    def test_the_smallest_buffer_spills_and_loses_nothing(self):
         spilled, _ = run_traced("trace_events", self.ARGS, {"OMPP_TRACE_BUFFER": "48"})
         again = stats(spilled)
         # Task switches depend on which thread runs which task; nothing else does.
@@ -235,7 +235,8 @@ class Interrupted(unittest.TestCase):
 
 
 class SpillWriterAtTheEnds(unittest.TestCase):
-    """The smallest OMPP_TRACE_BUFFER, three one-record chunks: every event hands one to the spill writer."""
+    """The smallest OMPP_TRACE_BUFFER, two chunks of three words (an epoch word and one record): every
+    event hands one to the spill writer."""
     PAIRS = 3000
     TINY = {"OMPP_TRACE_BUFFER": "48"}
 
