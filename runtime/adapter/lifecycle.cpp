@@ -1,5 +1,7 @@
 #include "adapter/lifecycle.hpp"
 
+#include "platform/kernel_io.hpp"
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -237,7 +239,7 @@ void on_fatal_signal(int signal_number) {
     int none = 0;
     g_ending_signal.compare_exchange_strong(none, signal_number);
     const char byte = 1;
-    if (!t_writing_profile && ::getpid() == g_writer_process && ::write(g_writer_pipe[1], &byte, 1) == 1) {
+    if (!t_writing_profile && ::getpid() == g_writer_process && platform::kernel_io::write(g_writer_pipe[1], &byte, 1) == 1) {
         for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
             timespec pause{0, kSignalWaitStepNs};
             ::nanosleep(&pause, nullptr);
@@ -251,7 +253,7 @@ void* profile_writer(void*) {
     char byte = 0;
     ssize_t n = 0;
     do {
-        n = ::read(g_writer_pipe[0], &byte, 1);
+        n = platform::kernel_io::read(g_writer_pipe[0], &byte, 1);
     } while (n < 0 && errno == EINTR);
     if (n == 1) finalise();
     return nullptr;
@@ -270,8 +272,8 @@ bool start_profile_writer() {
         pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     }
     if (started != 0) {
-        ::close(g_writer_pipe[0]);
-        ::close(g_writer_pipe[1]);
+        platform::kernel_io::close(g_writer_pipe[0]);
+        platform::kernel_io::close(g_writer_pipe[1]);
         g_writer_pipe[0] = g_writer_pipe[1] = -1;
         return false;
     }

@@ -1,7 +1,10 @@
 #include "core/clock.hpp"
 
-#include <fstream>
+#include "platform/kernel_io.hpp"
+
+#include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace ompp::core {
 namespace {
@@ -10,10 +13,13 @@ namespace {
 // every P-/C-state; Linux reports both properties as cpuinfo flags.
 bool tsc_is_invariant() {
 #if defined(__x86_64__) || defined(__i386__)
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(cpuinfo, line)) {
-        if (line.rfind("flags", 0) == 0) {
+    const std::string cpuinfo = platform::kernel_io::read_file("/proc/cpuinfo");
+    std::size_t begin = 0;
+    while (begin < cpuinfo.size()) {
+        const std::size_t end = std::min(cpuinfo.find('\n', begin), cpuinfo.size());
+        const std::string_view line(cpuinfo.data() + begin, end - begin);
+        begin = end + 1;
+        if (line.starts_with("flags")) {
             return line.find(" constant_tsc") != std::string::npos &&
                    line.find(" nonstop_tsc") != std::string::npos;
         }

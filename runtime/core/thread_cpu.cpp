@@ -1,5 +1,7 @@
 #include "core/thread_cpu.hpp"
 
+#include "platform/kernel_io.hpp"
+
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,16 +13,16 @@ namespace ompp::core {
 ThreadCpuSource::~ThreadCpuSource() { release(); }
 
 void ThreadCpuSource::release() {
-    if (schedstat_fd_ >= 0) close(schedstat_fd_);
+    if (schedstat_fd_ >= 0) platform::kernel_io::close(schedstat_fd_);
     schedstat_fd_ = kNotOpened;
 }
 
 ThreadCpu ThreadCpuSource::read() {
-    if (schedstat_fd_ == kNotOpened) schedstat_fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (schedstat_fd_ == kNotOpened) schedstat_fd_ = platform::kernel_io::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     if (schedstat_fd_ >= 0) {
         // "<cpu time ns> <run-queue delay ns> <timeslices>\n"
         char text[96];
-        const ssize_t length = pread(schedstat_fd_, text, sizeof text - 1, 0);
+        const ssize_t length = platform::kernel_io::pread(schedstat_fd_, text, sizeof text - 1, 0);
         if (length > 0) {
             text[length] = '\0';
             char* rest = nullptr;

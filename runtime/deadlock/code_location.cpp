@@ -1,5 +1,7 @@
 #include "deadlock/code_location.hpp"
 
+#include "platform/kernel_io.hpp"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -31,16 +33,16 @@ std::string addr2line(const std::string& object, std::uintptr_t offset) {
     pid_t child = 0;
     const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, const_cast<char**>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
-    ::close(pipe_ends[1]);
+    platform::kernel_io::close(pipe_ends[1]);
     std::string out;
     if (spawned == 0) {
         char buffer[512];
         ssize_t n = 0;
-        while ((n = ::read(pipe_ends[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+        while ((n = platform::kernel_io::read(pipe_ends[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
         int status = 0;
         ::waitpid(child, &status, 0);
     }
-    ::close(pipe_ends[0]);
+    platform::kernel_io::close(pipe_ends[0]);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "trace/recorder.hpp"
 
+#include "platform/kernel_io.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
@@ -65,7 +67,7 @@ void decode(const ThreadBuffer& buffer, Decoder<Visit>& decoder) {
         std::uint64_t done = 0;
         while (done < buffer.spilled) {
             const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, buffer.spilled - done));
-            const ssize_t n = ::pread(buffer.spill_fd, words.get(), want * sizeof(Word),
+            const ssize_t n = platform::kernel_io::pread(buffer.spill_fd, words.get(), want * sizeof(Word),
                                       static_cast<off_t>(done * sizeof(Word)));
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) break;
@@ -107,7 +109,7 @@ bool open_spill_file(ThreadBuffer& buffer) {
 bool write_all(int fd, const void* data, std::size_t bytes, off_t offset) {
     const auto* from = static_cast<const char*>(data);
     while (bytes > 0) {
-        const ssize_t n = ::pwrite(fd, from, bytes, offset);
+        const ssize_t n = platform::kernel_io::pwrite(fd, from, bytes, offset);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
         from += n;
@@ -394,7 +396,7 @@ void reset_for_testing() {
     for (auto& slot : g_buffers) {
         ThreadBuffer* buffer = slot.exchange(nullptr);
         if (buffer == nullptr) continue;
-        if (buffer->spill_fd >= 0) ::close(buffer->spill_fd);
+        if (buffer->spill_fd >= 0) platform::kernel_io::close(buffer->spill_fd);
         delete[] buffer->chunks[0].begin;
         delete[] buffer->chunks;
         delete buffer;

@@ -1,5 +1,7 @@
 #include "writers/report_files.hpp"
 
+#include "platform/kernel_io.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -18,7 +20,7 @@ namespace {
 int write_all(int fd, const std::string& data) {
     std::size_t done = 0;
     while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        const ssize_t n = platform::kernel_io::write(fd, data.data() + done, data.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
             return errno;
@@ -76,7 +78,7 @@ public:
         int fd = -1;
         for (int attempt = 0; fd < 0 && attempt < kTempAttempts; ++attempt) {
             path_ = fmt::format("{}/.ompp-{}-{}-{}.tmp", directory, host, ::getpid(), counter.fetch_add(1));
-            fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(directory));
+            fd = platform::kernel_io::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(directory));
             if (fd < 0 && errno != EEXIST) break;
         }
         if (fd < 0) {
@@ -84,7 +86,7 @@ public:
             return errno;
         }
         int error = write_all(fd, data);
-        if (::close(fd) != 0 && error == 0) error = errno;  // NFS reports a full disk here
+        if (platform::kernel_io::close(fd) != 0 && error == 0) error = errno;  // NFS reports a full disk here
         return error;
     }
 

@@ -22,7 +22,9 @@ set(cases
   "trace     core/thread_state.hpp               NO"
   "trace     model/profile.hpp                   YES"
   "core      trace/recorder.hpp                  NO"
-  "adapter   trace/recorder.hpp                  YES")
+  "adapter   trace/recorder.hpp                  YES"
+  "writers   platform/kernel_io.hpp              YES"
+  "config    platform/kernel_io.hpp              YES")
 set(failures 0)
 foreach(case IN LISTS cases)
   string(REGEX MATCHALL "[^ ]+" fields "${case}")
