@@ -398,7 +398,11 @@ std::optional<Driver::Instrumented> Driver::instrument(const CompilerCommand &Co
 
 std::vector<std::string> Driver::instrumentedCompileFlags(const CompilerInput &Input,
                                                           const Instrumented &Copy) const {
-  std::vector<std::string> Flags{"-I" + Options.Prefix.IncludeDir};
+  // ompp's headers as system headers: their inline code and macros (the
+  // untimed-task fast path, POMP2_UNTIMED_TASK) must not trip the user's
+  // warning flags, as -Werror builds with -Wold-style-cast or -std=c89
+  // -pedantic would otherwise fail where the plain build passes.
+  std::vector<std::string> Flags{"-isystem", Options.Prefix.IncludeDir};
   if (Copy.IsCopy) {
     std::string OriginalDir = path::parent_path(absolutePath(Input.Path)).str();
     Flags.push_back("-iquote");
