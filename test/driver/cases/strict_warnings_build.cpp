@@ -4,22 +4,32 @@
 // the user's warnings, because the headers come in as system headers.
 // DRIVER_ARGS: {runtime} -- {cxx} -std=c++17 -fopenmp -Wall -Wextra -Wpedantic -Wold-style-cast -Wconversion -Werror {src} -o prog
 // DRIVER_THEN: OMP_NUM_THREADS=2 OMPP_QUIET=1 ./prog
-long fib(int n, int depth) {
-  long x, y;
-  if (n < 2)
-    return n;
-#pragma omp task shared(x) if (depth < 4)
-  x = fib(n - 1, depth + 1);
-#pragma omp task shared(y) final(depth >= 4)
-  y = fib(n - 2, depth + 1);
+#include <vector>
+
+// Sums a vector in tasks of `grain` elements, each run at once when small
+// (if) or below a depth (final): the untimed fast path and its macros.
+static long sum(const std::vector<long> &values, std::size_t begin, std::size_t end, int depth) {
+  if (end - begin <= 4) {
+    long total = 0;
+    for (std::size_t i = begin; i < end; ++i)
+      total += values[i];
+    return total;
+  }
+  const std::size_t middle = begin + (end - begin) / 2;
+  long left = 0, right = 0;
+#pragma omp task shared(left) if (end - begin > 64)
+  left = sum(values, begin, middle, depth + 1);
+#pragma omp task shared(right) final(depth > 3)
+  right = sum(values, middle, end, depth + 1);
 #pragma omp taskwait
-  return x + y;
+  return left + right;
 }
 
 int main() {
-  long r = 0;
+  const std::vector<long> values(1000, 3);
+  long total = 0;
 #pragma omp parallel
 #pragma omp single
-  r = fib(20, 0);
-  return r == 6765 ? 0 : 1;
+  total = sum(values, 0, values.size(), 0);
+  return total == 3000 ? 0 : 1;
 }
