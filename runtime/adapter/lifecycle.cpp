@@ -13,6 +13,7 @@
 #include <ctime>
 #include <mutex>
 #include <string>
+#include <vector>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -495,6 +496,11 @@ core::Measurement& restart_for_testing(core::Clock clock, config::Config config)
     // Threads still pointing at the previous measurement's caches count
     // nothing more there.
     if (g_measurement != nullptr) g_measurement->stop_inline_counting();
+    // The previous measurement stays alive, and reachable for LeakSanitizer
+    // when a test restarts more than once: threads of the test (a pool's
+    // exit hooks, a thread's cached binding) may still refer to it.
+    static auto* const retired = new std::vector<const void*>();
+    if (g_measurement != nullptr) retired->insert(retired->end(), {g_config, g_measurement, g_start_date});
     g_mpi_size.store(0);
     begin_measuring(clock, std::move(config));
     g_switched_on.store(true);

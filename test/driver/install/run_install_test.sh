@@ -32,8 +32,8 @@ export OMPP_INSTRUMENT_OPTIONS="$runtime --verbose"
 make -C "$work/src" -s CC="$prefix/bin/ompp-cc" CXX="$prefix/bin/ompp-c++" 2> "$work/build.log" ||
   { cat "$work/build.log"; exit 1; }
 # The moved prefix's headers were used, and nothing of the build tree.
-grep -q -- "-I$prefix/include" "$work/build.log" ||
-  { echo "FAIL: compiled without -I$prefix/include"; cat "$work/build.log"; exit 1; }
+grep -q -- "-isystem $prefix/include" "$work/build.log" ||
+  { echo "FAIL: compiled without -isystem $prefix/include"; cat "$work/build.log"; exit 1; }
 if grep -q -- "$build" "$work/build.log"; then
   echo "FAIL: the moved prefix still refers to the build tree"; cat "$work/build.log"; exit 1
 fi
