@@ -240,7 +240,8 @@ void on_fatal_signal(int signal_number) {
     int none = 0;
     g_ending_signal.compare_exchange_strong(none, signal_number);
     const char byte = 1;
-    if (!t_writing_profile && ::getpid() == g_writer_process && platform::kernel_io::write(g_writer_pipe[1], &byte, 1) == 1) {
+    if (!t_writing_profile && ::getpid() == g_writer_process &&
+        platform::kernel_io::write(g_writer_pipe[1], &byte, 1) == 1) {
         for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
             timespec pause{0, kSignalWaitStepNs};
             ::nanosleep(&pause, nullptr);
@@ -493,14 +494,17 @@ void finalise() {
 core::Measurement& restart_for_testing(core::Clock clock, config::Config config) {
     std::lock_guard lock(g_start_mutex);
     g_gate.store(nullptr);
-    // Threads still pointing at the previous measurement's caches count
-    // nothing more there.
-    if (g_measurement != nullptr) g_measurement->stop_inline_counting();
-    // The previous measurement stays alive, and reachable for LeakSanitizer
-    // when a test restarts more than once: threads of the test (a pool's
-    // exit hooks, a thread's cached binding) may still refer to it.
-    static auto* const retired = new std::vector<const void*>();
-    if (g_measurement != nullptr) retired->insert(retired->end(), {g_config, g_measurement, g_start_date});
+    if (g_measurement != nullptr) {
+        // Threads still pointing at the previous measurement's caches count
+        // nothing more there.
+        g_measurement->stop_inline_counting();
+        // The previous measurement stays alive, and reachable for
+        // LeakSanitizer when a test restarts more than once: threads of the
+        // test (a pool's exit hooks, a thread's cached binding) may still
+        // refer to it.
+        static auto* const retired = new std::vector<const void*>();
+        retired->insert(retired->end(), {g_config, g_measurement, g_start_date});
+    }
     g_mpi_size.store(0);
     begin_measuring(clock, std::move(config));
     g_switched_on.store(true);
