@@ -158,31 +158,26 @@ void Measurement::order_against_events() const {
         std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-void Measurement::forget_untimed_visits() {
-    for (const auto& thread : threads_) thread->forget_untimed_visits();
-}
-
-void Measurement::stop_inline_counting() {
+std::unique_lock<std::mutex> Measurement::clear_inline_counting() {
     inline_counting_.store(false, std::memory_order_relaxed);
     // Pairs with the check after a cache is filled: the thread either sees
     // the flag or filled it before the clearing below.
     order_against_events();
-    std::lock_guard lock(threads_mutex_);
-    forget_untimed_visits();
+    std::unique_lock lock(threads_mutex_);
+    for (const auto& thread : threads_) thread->forget_untimed_visits();
+    return lock;
 }
+
+void Measurement::stop_inline_counting() { clear_inline_counting(); }
 
 void Measurement::stop() {
     stopped_.store(true, std::memory_order_relaxed);
-    inline_counting_.store(false, std::memory_order_relaxed);
-    // Pairs with order_event_start(): every thread either shows its event in
-    // flight now or sees stopped() in that event (and a cache filled in an
-    // event sees that inline counting stopped, or is cleared below).
-    order_against_events();
-    std::lock_guard lock(threads_mutex_);
+    // The fence inside also pairs with order_event_start(): every thread
+    // either shows its event in flight now or sees stopped() in that event.
+    const auto lock = clear_inline_counting();
     // The instrumented code counting inline marks itself busy, then reads
     // its mode: either it sees the mode cleared, or the wait below sees it
     // busy.
-    forget_untimed_visits();
     order_against_events();
     // An event takes well under a microsecond; a thread that stays inside
     // one was interrupted there (the signal being handled).

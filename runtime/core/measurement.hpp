@@ -197,8 +197,9 @@ private:
     static constexpr std::uint64_t kNoTeamPosition = 0;
     // The other side of order_event_start(): membarrier, or a full fence.
     void order_against_events() const;
-    // Every thread's untimed cache cleared; with threads_mutex_ held.
-    void forget_untimed_visits();
+    // Inline counting switched off and, behind a fence, every thread's
+    // untimed cache cleared; returns holding threads_mutex_.
+    std::unique_lock<std::mutex> clear_inline_counting();
     ThreadState& attach_this_thread(std::uint64_t team_position);
     ThreadState* take_parked(std::uint64_t team_position);
     ThreadState& add_thread();
