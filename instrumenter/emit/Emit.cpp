@@ -83,26 +83,34 @@ std::string prologue(const plan::Plan &Plan, const EmitOptions &Options) {
     Out += "static __inline__ POMP2_Region_handle *ompp_region(int i) { return &ompp_regions[i]; }\n"
            "static __inline__ const char *ompp_ctc(int i) { return ompp_ctcs[i]; }\n";
   }
+  // Null pointers are value-initialised, never a literal 0
+  // (-Wzero-as-null-pointer-constant), and C++98 has no nullptr.
   if (Plan.NeedsUserGuard)
     Out += "struct ompp_user_region_guard {\n"
-           "  POMP2_Region_handle *handle;\n"
-           "  explicit ompp_user_region_guard(POMP2_Region_handle *h) : handle(h) {}\n"
+           "  typedef POMP2_Region_handle *pointer;\n"
+           "  pointer handle;\n"
+           "  explicit ompp_user_region_guard(pointer h) : handle(h) {}\n"
            "  ~ompp_user_region_guard() { end(); }\n"
-           "  void end() { if (handle) { POMP2_End(handle); handle = 0; } }\n"
+           "  void end() { if (handle) { POMP2_End(handle); handle = pointer(); } }\n"
            "private:\n"
            "  ompp_user_region_guard(const ompp_user_region_guard &);\n"
            "  ompp_user_region_guard &operator=(const ompp_user_region_guard &);\n"
            "};\n";
+  // `begun` is the handle once the task has begun, null before: no padding
+  // as with a bool; the assignment is declared private, as for a class with
+  // a pointer member (g++'s -Weffc++).
   if (Plan.NeedsTaskloopGuard)
     Out += "struct ompp_taskloop_task_guard {\n"
            "  POMP2_Region_handle *handle;\n"
-           "  bool begun;\n"
-           "  explicit ompp_taskloop_task_guard(POMP2_Region_handle *h) : handle(h), begun(false) {}\n"
-           "  ompp_taskloop_task_guard(const ompp_taskloop_task_guard &o) : handle(o.handle), begun(false) {}\n"
-           "  ~ompp_taskloop_task_guard() { if (begun) POMP2_Taskloop_task_end(handle); }\n"
+           "  POMP2_Region_handle *begun;\n"
+           "  explicit ompp_taskloop_task_guard(POMP2_Region_handle *h) : handle(h), begun() {}\n"
+           "  ompp_taskloop_task_guard(const ompp_taskloop_task_guard &o) : handle(o.handle), begun() {}\n"
+           "  ~ompp_taskloop_task_guard() { if (begun) POMP2_Taskloop_task_end(begun); }\n"
            "  void begin_task() {\n"
-           "    if (!begun) { begun = true; POMP2_Taskloop_task_begin(handle, POMP2_Get_new_task_handle()); }\n"
+           "    if (!begun) { begun = handle; POMP2_Taskloop_task_begin(handle, POMP2_Get_new_task_handle()); }\n"
            "  }\n"
+           "private:\n"
+           "  ompp_taskloop_task_guard &operator=(const ompp_taskloop_task_guard &);\n"
            "};\n";
   return Out;
 }
@@ -124,13 +132,18 @@ std::string registration(const plan::Plan &Plan, const EmitOptions &Options, boo
            Assign(false) + Assign(true) + "}\n";
   }
   // OPARI2's init protocol: `nm` finds these, the awk script sums the counts.
-  unsigned Users = llvm::count_if(Plan.Regions, [](const plan::Region &R) { return R.User; });
+  // Each is declared first: an external function defined without a previous
+  // declaration is a -Wmissing-declarations / -Wmissing-prototypes warning.
   std::string ExternC = CPlusPlus ? "extern \"C\" " : "";
-  std::string Out = ExternC + "void POMP2_Init_reg_" + Options.UnitId + "_" +
-                    std::to_string(Plan.Regions.size() - Users) + "(void) {\n" + Assign(false) + "}\n";
+  auto Initializer = [&](const std::string &Name, bool User) {
+    const std::string Head = ExternC + "void " + Name + "(void)";
+    return Head + ";\n" + Head + " {\n" + Assign(User) + "}\n";
+  };
+  unsigned Users = llvm::count_if(Plan.Regions, [](const plan::Region &R) { return R.User; });
+  std::string Out = Initializer("POMP2_Init_reg_" + Options.UnitId + "_" + std::to_string(Plan.Regions.size() - Users),
+                                false);
   if (Users)
-    Out += ExternC + "void POMP2_USER_Init_reg_" + Options.UnitId + "_" + std::to_string(Users) +
-           "(void) {\n" + Assign(true) + "}\n";
+    Out += Initializer("POMP2_USER_Init_reg_" + Options.UnitId + "_" + std::to_string(Users), true);
   return Out;
 }
 

@@ -32,6 +32,11 @@ public:
   Region &regionData(unsigned N) { return Out.Regions[N]; }
   static std::string handle(unsigned N) { return "ompp_region(" + std::to_string(N) + ")"; }
   static std::string ctc(unsigned N) { return "ompp_ctc(" + std::to_string(N) + ")"; }
+  /// The name of a local variable that ompp's code for region N declares
+  /// ("pomp2_old_task_3"): the region's number makes it unique in the file,
+  /// so the code of nested constructs never shadows an outer construct's
+  /// (a -Wshadow -Werror build stays clean), and stable across runs.
+  static std::string local(llvm::StringRef Role, unsigned N) { return Role.str() + "_" + std::to_string(N); }
 
   // Insertion places of directive D; Depth orders edits at one offset:
   // openings outer-first, closings inner-first.

@@ -27,6 +27,10 @@ namespace {
 
 std::string H(unsigned N) { return Context::handle(N); }
 std::string C(unsigned N) { return Context::ctc(N); }
+/// The task handle saved around construct N's scheduling point (OPARI2's
+/// pomp2_old_task), and the new task's handle (pomp2_new_task).
+std::string OldTask(unsigned N) { return Context::local("pomp2_old_task", N); }
+std::string NewTask(unsigned N) { return Context::local("pomp2_new_task", N); }
 
 /// The team size POMP2_Parallel_fork reports: OPARI2 calls <omp.h>; ompp's
 /// own output asks libompp, so the rewritten file needs no system header.
@@ -40,10 +44,12 @@ std::string maxThreads(const Context &Ctx) {
 /// only under --opari2-compatible (OPARI2 adds it); otherwise each thread's
 /// wait in the runtime's own join barrier is computed at the join from the
 /// team's arrivals (docs/instrumenter.md, "No added synchronisation").
+/// Its task handle has a name of its own: the barrier at the end of a
+/// parallel region lies inside the fork's block of the same region.
 std::string implicitBarrier(unsigned N) {
-  return "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Implicit_barrier_enter(" + H(N) +
-         ", &pomp2_old_task);\n#pragma omp barrier\nPOMP2_Implicit_barrier_exit(" + H(N) +
-         ", pomp2_old_task); }\n";
+  const std::string Saved = Context::local("pomp2_barrier_task", N);
+  return "{ POMP2_Task_handle " + Saved + ";\nPOMP2_Implicit_barrier_enter(" + H(N) + ", &" + Saved +
+         ");\n#pragma omp barrier\nPOMP2_Implicit_barrier_exit(" + H(N) + ", " + Saved + "); }\n";
 }
 
 /// "#pragma omp <Name> <Clauses><Extra>".
@@ -172,11 +178,11 @@ void planParallel(size_t I, const Directive &D, Context &Ctx) {
   // and a barrier of ours would wait for that thread forever (libgomp).
   bool Barrier = Ctx.Options.Opari2Compatible && !Ctx.inNoInstrumentZone(D.Whole->Begin) &&
                  !Ctx.containsCancellation(I);
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) +
-                    ", 1, " + maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");");
+  Ctx.before(D, "{ POMP2_Task_handle " + OldTask(N) + ";\nPOMP2_Parallel_fork(" + H(N) + ", 1, " +
+                    maxThreads(Ctx) + ", &" + OldTask(N) + ", " + C(N) + ");");
   Ctx.blockBegin(D, "{ POMP2_Parallel_begin(" + H(N) + ");");
   Ctx.blockEnd(D, (Barrier ? implicitBarrier(N) : "") + "POMP2_Parallel_end(" + H(N) + "); }");
-  Ctx.after(D, "POMP2_Parallel_join(" + H(N) + ", pomp2_old_task); }");
+  Ctx.after(D, "POMP2_Parallel_join(" + H(N) + ", " + OldTask(N) + "); }");
 }
 
 struct WorkshareCalls {
@@ -314,7 +320,7 @@ void planEnterExit(size_t I, const Directive &D, Context &Ctx) {
 /// The test before the end call of a task creation or taskwait in ompp's
 /// output: libompp counted an untimed one at its begin, and its end would
 /// have nothing to do (POMP2_UNTIMED_DONE, pomp2_ompp.h).
-constexpr const char *UnlessUntimedDone = "if (!POMP2_UNTIMED_DONE(pomp2_old_task)) ";
+std::string unlessUntimedDone(unsigned N) { return "if (!POMP2_UNTIMED_DONE(" + OldTask(N) + ")) "; }
 
 /// Scheduling points: the task handle is saved and restored around them.
 void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
@@ -333,19 +339,19 @@ void planSchedulingPoint(size_t I, const Directive &D, Context &Ctx) {
   // ompp's output counts the next ones itself (POMP2_Taskwait_begin_fast,
   // its slot the construct's number).
   bool Untimed = D.Kind == Construct::Taskwait && !Ctx.Options.Opari2Compatible;
-  std::string Begin = Untimed ? "POMP2_Taskwait_begin_fast(" + H(N) + ", &pomp2_old_task, " + C(N) + ", " +
+  std::string Begin = Untimed ? "POMP2_Taskwait_begin_fast(" + H(N) + ", &" + OldTask(N) + ", " + C(N) + ", " +
                                     std::to_string(N) + ");"
-                              : std::string("POMP2_") + S->Begin + "(" + H(N) + ", &pomp2_old_task, " + C(N) + ");";
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\n" + Begin);
-  std::string Needed = Untimed ? UnlessUntimedDone : "";
-  Ctx.after(D, Needed + "POMP2_" + S->End + "(" + H(N) + ", pomp2_old_task); }");
+                              : std::string("POMP2_") + S->Begin + "(" + H(N) + ", &" + OldTask(N) + ", " + C(N) + ");";
+  Ctx.before(D, "{ POMP2_Task_handle " + OldTask(N) + ";\n" + Begin);
+  std::string Needed = Untimed ? unlessUntimedDone(N) : "";
+  Ctx.after(D, Needed + "POMP2_" + S->End + "(" + H(N) + ", " + OldTask(N) + "); }");
 }
 
 void planTaskgroup(size_t I, const Directive &D, Context &Ctx) {
   unsigned N = Ctx.region(I, "taskgroup");
-  Ctx.before(D, "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Taskgroup_enter(" + H(N) +
-                    ", &pomp2_old_task, " + C(N) + ");");
-  Ctx.after(D, "POMP2_Taskgroup_exit(" + H(N) + ", pomp2_old_task); }");
+  Ctx.before(D, "{ POMP2_Task_handle " + OldTask(N) + ";\nPOMP2_Taskgroup_enter(" + H(N) + ", &" + OldTask(N) +
+                    ", " + C(N) + ");");
+  Ctx.after(D, "POMP2_Taskgroup_exit(" + H(N) + ", " + OldTask(N) + "); }");
   if (needBlock(D, Ctx)) {
     Ctx.blockBegin(D, "{ POMP2_Taskgroup_begin(" + H(N) + ");");
     Ctx.blockEnd(D, "POMP2_Taskgroup_end(" + H(N) + "); }");
@@ -368,11 +374,13 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
   //
   // ompp's own output evaluates the if and final clauses once, before the
   // creation event, passes them to it and gives the construct the values
-  // (OPARI2 does so with pomp2_if): a task they make undeferred or included
+  // (OPARI2 does so with pomp2_if; ompp's variables are pomp2_if_N,
+  // pomp2_final_N): a task they make undeferred or included
   // is then counted without a clock (POMP2_Task_create_begin_final).
   bool PassClauses = D.Pragma && !Ctx.Options.Opari2Compatible;
   std::string ClauseValues;
-  auto passed = [&](const Clause &Cl, const char *Variable) {
+  const std::string IfValue = Context::local("pomp2_if", N), FinalValue = Context::local("pomp2_final", N);
+  auto passed = [&](const Clause &Cl, const std::string &Variable) {
     llvm::StringRef Argument = Cl.Argument;
     std::string Modifier;
     if (Cl.NameModifier != OMPD_unknown) { // if(task: <expression>)
@@ -380,7 +388,7 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
       Modifier = Name.trim().str() + ": ";
       Argument = Expression;
     }
-    ClauseValues += "\nint " + std::string(Variable) + " = !!(" + Argument.trim().str() + ");";
+    ClauseValues += "\nint " + Variable + " = !!(" + Argument.trim().str() + ");";
     return getOpenMPClauseName(Cl.Kind).str() + "(" + Modifier + Variable + ")";
   };
   bool BodyEvents = true;
@@ -390,13 +398,13 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
       if (Cl.Kind == OMPC_untied && !KeepUntied)
         continue;
       if (PassClauses && Cl.Kind == OMPC_if)
-        Kept.push_back(passed(Cl, "pomp2_if"));
+        Kept.push_back(passed(Cl, IfValue));
       else if (PassClauses && Cl.Kind == OMPC_final)
-        Kept.push_back(passed(Cl, "pomp2_final"));
+        Kept.push_back(passed(Cl, FinalValue));
       else
         Kept.push_back(Cl.Text);
     }
-    Ctx.replacePragma(D, pragmaLine("task", Kept, " firstprivate(pomp2_new_task)"));
+    Ctx.replacePragma(D, pragmaLine("task", Kept, " firstprivate(" + NewTask(N) + ")"));
   } else if (D.has(OMPC_default)) {
     BodyEvents = false;
     Ctx.warn(D.Line, "task at line " + std::to_string(D.Line) +
@@ -404,26 +412,27 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
                          "clause)");
   }
   std::string Prefix = KeepUntied ? "POMP2_Untied_task" : "POMP2_Task";
-  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Task_handle pomp2_new_task;" + ClauseValues + "\n";
+  const std::string Handles = "&" + NewTask(N) + ", &" + OldTask(N) + ", ";
+  std::string Open = "{ POMP2_Task_handle " + OldTask(N) + ";\nPOMP2_Task_handle " + NewTask(N) + ";" +
+                     ClauseValues + "\n";
   // ompp's output counts an untimed task inline when libompp's cache allows
   // (POMP2_Task_create_begin_fast, its slot the construct's number).
   if (PassClauses)
-    Open += "POMP2_Task_create_begin_fast(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, " +
-            (D.has(OMPC_if) ? "pomp2_if" : "1") + ", " + (D.has(OMPC_final) ? "pomp2_final" : "0") +
-            ", " + C(N) + ", " + std::to_string(N) + ");";
+    Open += "POMP2_Task_create_begin_fast(" + H(N) + ", " + Handles + (D.has(OMPC_if) ? IfValue : "1") + ", " +
+            (D.has(OMPC_final) ? FinalValue : "0") + ", " + C(N) + ", " + std::to_string(N) + ");";
   else
-    Open += Prefix + "_create_begin(" + H(N) + ", &pomp2_new_task, &pomp2_old_task, 1, " + C(N) + ");";
+    Open += Prefix + "_create_begin(" + H(N) + ", " + Handles + "1, " + C(N) + ");";
   Ctx.before(D, Open);
   // A task counted at its creation has an end with nothing to do, unless it
   // is the outermost final one.  An untied one keeps the call: it may have
   // moved to another thread, where the end resumes it.
-  std::string Needed = PassClauses && !KeepUntied ? UnlessUntimedDone : "";
-  Ctx.after(D, Needed + Prefix + "_create_end(" + H(N) + ", pomp2_old_task); }");
+  std::string Needed = PassClauses && !KeepUntied ? unlessUntimedDone(N) : "";
+  Ctx.after(D, Needed + Prefix + "_create_end(" + H(N) + ", " + OldTask(N) + "); }");
   if (BodyEvents) {
     // A task counted at its creation (POMP2_UNTIMED_TASK) has no events of
     // its own: tested here, not in a call.
-    std::string Measured = PassClauses ? "if (pomp2_new_task != POMP2_UNTIMED_TASK) " : "";
-    Ctx.blockBegin(D, "{ " + Measured + Prefix + "_begin(" + H(N) + ", pomp2_new_task);");
+    std::string Measured = PassClauses ? "if (" + NewTask(N) + " != POMP2_UNTIMED_TASK) " : "";
+    Ctx.blockBegin(D, "{ " + Measured + Prefix + "_begin(" + H(N) + ", " + NewTask(N) + ");");
     Ctx.blockEnd(D, Measured + Prefix + "_end(" + H(N) + "); }");
   }
 }
@@ -434,13 +443,14 @@ void planTaskloop(size_t I, const Directive &D, Context &Ctx) {
   // firstprivate guard object is copied into every generated task; its first
   // use in the loop body begins the task, its destructor ends it.
   bool Guard = Ctx.Unit.CPlusPlus && D.Pragma && D.LoopBody;
-  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Taskloop_enter(" + H(N) +
-                     ", &pomp2_old_task, " + C(N) + ");";
+  std::string Open = "{ POMP2_Task_handle " + OldTask(N) + ";\nPOMP2_Taskloop_enter(" + H(N) + ", &" + OldTask(N) +
+                     ", " + C(N) + ");";
   if (Guard) {
     Ctx.plan().NeedsTaskloopGuard = true;
-    Open += "\nompp_taskloop_task_guard ompp_taskloop_guard(" + H(N) + ");";
-    Ctx.replacePragma(D, pragmaText(D.Name, D, all, " firstprivate(ompp_taskloop_guard)"));
-    Ctx.wrapInner(D, *D.LoopBody, "{ ompp_taskloop_guard.begin_task();", "}");
+    const std::string GuardObject = Context::local("ompp_taskloop_guard", N);
+    Open += "\nompp_taskloop_task_guard " + GuardObject + "(" + H(N) + ");";
+    Ctx.replacePragma(D, pragmaText(D.Name, D, all, " firstprivate(" + GuardObject + ")"));
+    Ctx.wrapInner(D, *D.LoopBody, "{ " + GuardObject + ".begin_task();", "}");
   } else {
     Ctx.note(D.Line, "the tasks of " + Ctx.where(D) + " are not measured individually (" +
                          (Ctx.Unit.CPlusPlus ? "pragma or loop body inside a macro"
@@ -448,7 +458,7 @@ void planTaskloop(size_t I, const Directive &D, Context &Ctx) {
                          ")");
   }
   Ctx.before(D, Open);
-  Ctx.after(D, "POMP2_Taskloop_exit(" + H(N) + ", pomp2_old_task); }");
+  Ctx.after(D, "POMP2_Taskloop_exit(" + H(N) + ", " + OldTask(N) + "); }");
 }
 
 /// Combined parallel constructs are split (as OPARI2 does) into `parallel`
@@ -517,8 +527,8 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   Text += pragmaLine(getOpenMPDirectiveName(InnerKind), Split.Inner.Text, Nowait ? " nowait" : "");
   // Where Clang must see the construct as written, the split is for the
   // other compilers only (inscan reductions: the split is the loop's only).
-  std::string Open = "{ POMP2_Task_handle pomp2_old_task;\nPOMP2_Parallel_fork(" + H(N) + ", 1, " +
-                     maxThreads(Ctx) + ", &pomp2_old_task, " + C(N) + ");";
+  std::string Open = "{ POMP2_Task_handle " + OldTask(N) + ";\nPOMP2_Parallel_fork(" + H(N) + ", 1, " +
+                     maxThreads(Ctx) + ", &" + OldTask(N) + ", " + C(N) + ");";
   std::string NotClang, Otherwise, EndNotClang;
   if (!Split.WholeForClang.empty()) {
     Ctx.note(D.Line, Ctx.where(D) + " is split for compilers other than Clang; Clang gets it as "
@@ -543,7 +553,7 @@ void planCombinedParallel(size_t I, const Directive &D, Context &Ctx) {
   }
   if (!Fused)
     Close += "POMP2_Parallel_end(" + H(N) + "); }";
-  Ctx.after(D, NotClang + Close + "\nPOMP2_Parallel_join(" + H(N) + ", pomp2_old_task); }" + EndNotClang);
+  Ctx.after(D, NotClang + Close + "\nPOMP2_Parallel_join(" + H(N) + ", " + OldTask(N) + "); }" + EndNotClang);
   if (FullyMeasured && D.Kind == Construct::ParallelSections)
     planImplicitFirstSection(D, N, Ctx);
 }

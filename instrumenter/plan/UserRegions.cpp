@@ -158,7 +158,7 @@ llvm::Error planUserRegions(Context &Ctx) {
     std::string Guard;
     const UserRegion *R = RegionOfPragma[I] ? &Regions[*RegionOfPragma[I]] : nullptr;
     if (R && R->Guarded)
-      Guard = "ompp_user_guard_" + std::to_string(R->Number);
+      Guard = Context::local("ompp_user_guard", R->Number);
     switch (P.What) {
     case Action::Init: Code = "POMP2_Init();"; break;
     case Action::Finalize: Code = "POMP2_Finalize();"; break;

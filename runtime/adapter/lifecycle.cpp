@@ -73,7 +73,7 @@ std::string local_time_now() {
 
 std::string program_name() {
     char path[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    const ssize_t n = platform::kernel_io::readlink("/proc/self/exe", path, sizeof path - 1);
     if (n <= 0) return "unknown";
     const std::string full(path, static_cast<std::size_t>(n));
     const auto slash = full.rfind('/');
@@ -94,7 +94,7 @@ std::optional<model::MpiProcess> mpi_process() {
         return std::nullopt;
     }
     char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0) process.host = host;
+    if (platform::kernel_io::gethostname(host, sizeof host) == 0) process.host = host;
     return process;
 }
 
@@ -240,11 +240,11 @@ void on_fatal_signal(int signal_number) {
     int none = 0;
     g_ending_signal.compare_exchange_strong(none, signal_number);
     const char byte = 1;
-    if (!t_writing_profile && ::getpid() == g_writer_process &&
+    if (!t_writing_profile && platform::kernel_io::getpid() == g_writer_process &&
         platform::kernel_io::write(g_writer_pipe[1], &byte, 1) == 1) {
         for (int step = 0; step < kSignalWaitSteps && g_phase.load() != Phase::Finalised; ++step) {
             timespec pause{0, kSignalWaitStepNs};
-            ::nanosleep(&pause, nullptr);
+            platform::kernel_io::nanosleep(&pause, nullptr);
         }
     }
     errno = saved_errno;
@@ -262,7 +262,7 @@ void* profile_writer(void*) {
 }
 
 bool start_profile_writer() {
-    if (::pipe2(g_writer_pipe, O_CLOEXEC) != 0) return false;
+    if (platform::kernel_io::pipe2(g_writer_pipe, O_CLOEXEC) != 0) return false;
     pthread_t thread;
     int started = 0;
     {
@@ -280,7 +280,7 @@ bool start_profile_writer() {
         return false;
     }
     pthread_detach(thread);
-    g_writer_process = ::getpid();
+    g_writer_process = platform::kernel_io::getpid();
     return true;
 }
 

@@ -22,7 +22,7 @@ namespace {
 // file:line; empty if it could not be run.
 std::string addr2line(const std::string& object, std::uintptr_t offset) {
     int pipe_ends[2];
-    if (::pipe(pipe_ends) != 0) return {};
+    if (platform::kernel_io::pipe2(pipe_ends, O_CLOEXEC) != 0) return {};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_ends[1], STDOUT_FILENO);
@@ -40,7 +40,7 @@ std::string addr2line(const std::string& object, std::uintptr_t offset) {
         ssize_t n = 0;
         while ((n = platform::kernel_io::read(pipe_ends[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
         int status = 0;
-        ::waitpid(child, &status, 0);
+        platform::kernel_io::waitpid(child, &status, 0);
     }
     platform::kernel_io::close(pipe_ends[0]);
     return out;

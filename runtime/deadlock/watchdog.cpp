@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "deadlock/code_location.hpp"
+#include "platform/kernel_io.hpp"
 #include "deadlock/slots.hpp"
 #include "deadlock/watch.hpp"
 #include "model/names.hpp"
@@ -343,7 +344,7 @@ void* watch(void* argument) {
     const timespec pause{whole, static_cast<long>((watchdog.interval_s - static_cast<double>(whole)) * 1e9)};
     Detector detector;
     for (;;) {
-        ::nanosleep(&pause, nullptr);
+        platform::kernel_io::nanosleep(&pause, nullptr);
         const std::optional<std::string> found = detector.scan();
         if (!found) continue;
         std::fputs(found->c_str(), stderr);

@@ -2,6 +2,8 @@
 
 #include <otf2/otf2.h>
 
+#include "platform/kernel_io.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -374,8 +376,8 @@ void write_regions(Definitions& defs, std::vector<model::Region> regions) {
 
 ArchiveResult write_otf2(const ArchiveRequest& request) {
     ArchiveResult result;
-    std::error_code error;
-    if (std::filesystem::exists(request.path, error)) {
+    struct stat existing {};
+    if (platform::kernel_io::stat(request.path.c_str(), &existing) == 0) {
         result.error = fmt::format("{} exists", request.path);
         return result;
     }

@@ -99,9 +99,9 @@ std::uint64_t records_of(const ThreadBuffer& buffer) {
 // left behind whatever way the process ends.
 bool open_spill_file(ThreadBuffer& buffer) {
     std::string path = g_settings.spill_directory + "/ompp-trace-XXXXXX";
-    const int fd = ::mkostemp(path.data(), O_CLOEXEC);
+    const int fd = platform::kernel_io::mkostemp(path.data(), O_CLOEXEC);
     if (fd < 0) return false;
-    ::unlink(path.c_str());
+    platform::kernel_io::unlink(path.c_str());
     buffer.spill_fd = fd;
     return true;
 }

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,13 +32,13 @@ int write_all(int fd, const std::string& data) {
 // Whether anything (a dangling symlink too) is at `path`.
 bool occupied(const std::string& path) {
     struct stat info {};
-    return ::lstat(path.c_str(), &info) == 0 || errno != ENOENT;
+    return platform::kernel_io::lstat(path.c_str(), &info) == 0 || errno != ENOENT;
 }
 
 // Files in a directory others may write to (/tmp) are for our eyes only.
 mode_t file_mode(const std::string& directory) {
     struct stat info {};
-    const bool shared = ::stat(directory.c_str(), &info) == 0 && (info.st_mode & S_IWOTH) != 0;
+    const bool shared = platform::kernel_io::stat(directory.c_str(), &info) == 0 && (info.st_mode & S_IWOTH) != 0;
     return shared ? 0600 : 0644;
 }
 
@@ -47,7 +46,7 @@ constexpr int kTempAttempts = 100000;
 
 std::string host_name() {
     char name[256] = {};
-    if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+    if (platform::kernel_io::gethostname(name, sizeof name) != 0 || name[0] == '\0') return "host";
     std::string host(name);
     for (char& c : host) {
         if (c == '/') c = '_';
@@ -66,7 +65,7 @@ public:
     TempFile(const TempFile&) = delete;
     TempFile& operator=(const TempFile&) = delete;
     ~TempFile() {
-        if (!path_.empty()) ::unlink(path_.c_str());
+        if (!path_.empty()) platform::kernel_io::unlink(path_.c_str());
     }
 
     // 0 or errno.  The name holds host and process; a name taken anyway
@@ -77,7 +76,7 @@ public:
         static const std::string host = host_name();
         int fd = -1;
         for (int attempt = 0; fd < 0 && attempt < kTempAttempts; ++attempt) {
-            path_ = fmt::format("{}/.ompp-{}-{}-{}.tmp", directory, host, ::getpid(), counter.fetch_add(1));
+            path_ = fmt::format("{}/.ompp-{}-{}-{}.tmp", directory, host, platform::kernel_io::getpid(), counter.fetch_add(1));
             fd = platform::kernel_io::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(directory));
             if (fd < 0 && errno != EEXIST) break;
         }
@@ -93,12 +92,12 @@ public:
     // 0, EEXIST (`path` is taken and `replace` is off) or errno.  Replacing
     // renames over `path`: a symlink there is replaced, never followed.
     int place(const std::string& path, bool replace) {
-        int result = replace ? ::rename(path_.c_str(), path.c_str())
-                             : ::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE);
+        int result = replace ? platform::kernel_io::rename(path_.c_str(), path.c_str())
+                             : platform::kernel_io::renameat2(path_.c_str(), path.c_str(), RENAME_NOREPLACE);
         if (result != 0 && !replace && (errno == EINVAL || errno == ENOSYS)) {
             // No RENAME_NOREPLACE on this file system: a hard link never replaces either.
-            result = ::link(path_.c_str(), path.c_str());
-            if (result == 0) ::unlink(path_.c_str());
+            result = platform::kernel_io::link(path_.c_str(), path.c_str());
+            if (result == 0) platform::kernel_io::unlink(path_.c_str());
         }
         if (result != 0) return errno;
         path_.clear();
@@ -168,8 +167,7 @@ int write_numbered(const std::string& directory, const ReportRequest& request, c
     const std::string dir = directory.empty() ? "." : directory;
     // Like a build's output directory, OMPP_OUTDIR may name one that does not
     // exist yet; a failure shows up as the temporary file's errno below.
-    std::error_code ignored;
-    std::filesystem::create_directories(dir, ignored);
+    platform::kernel_io::create_directories(dir);
     std::vector<TempFile> temps(outputs.size());
     if (const int error = write_temps(dir, outputs, temps)) return error;
     for (unsigned index = 0; index < 100000; ++index) {
@@ -197,7 +195,7 @@ int write_numbered(const std::string& directory, const ReportRequest& request, c
         }
         // Taken meanwhile by another process, or failing: undo, so that no
         // index is left with half of a report, and try the next one.
-        for (const std::string& path : placed) ::unlink(path.c_str());
+        for (const std::string& path : placed) platform::kernel_io::unlink(path.c_str());
         if (error != EEXIST) return error;
         temps = std::vector<TempFile>(outputs.size());
         if (const int rewrite = write_temps(dir, outputs, temps)) return rewrite;

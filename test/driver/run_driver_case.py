@@ -23,7 +23,8 @@ Directives, one per comment line (`// DRIVER_<KEY>: <value>`):
   COMPILERS         compiler families this case runs with (default: clang gcc)
 
 Placeholders (escaped inside regular expressions): {tool} ompp-instrument, {cc}/{cxx} the C/C++ compiler under
-test, {src} the case's source (copied into {dir}), {dir} the source
+test, {strict_cflags}/{strict_cxxflags} the strict warning set of real projects for C/C++ with that compiler
+(STRICT_C, STRICT_CXX), {src} the case's source (copied into {dir}), {dir} the source
 directory, {out} the work directory (the commands' current directory),
 {bindir} the directory of ompp-instrument, {runtime} the option selecting the POMP2 library to link.
 
@@ -43,6 +44,14 @@ import tempfile
 SCRIPTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts")
 
 COMPILERS = {"clang": ("clang-16", "clang++-16"), "gcc": ("gcc", "g++")}
+# The strict warning set of real projects, for {strict_cflags} and
+# {strict_cxxflags}; -Wuseless-cast is g++'s only.
+STRICT_COMMON = ("-Wall -Wextra -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef -Wpedantic "
+                 "-Wmissing-declarations -Wunused -Wredundant-decls")
+STRICT_C = STRICT_COMMON + " -Wdeclaration-after-statement"
+STRICT_CXX = {"clang": STRICT_COMMON + " -Wold-style-cast",
+              "gcc": STRICT_COMMON + " -Wold-style-cast -Wuseless-cast"}
+
 SKIP = 77
 
 
@@ -102,6 +111,7 @@ def main():
         shutil.copy(opts.case, src)
         cc, cxx = COMPILERS[opts.compiler]
         subst = {"tool": opts.tool, "bindir": os.path.dirname(opts.tool), "cc": cc, "cxx": cxx,
+                 "strict_cflags": STRICT_C, "strict_cxxflags": STRICT_CXX[opts.compiler],
                  "src": src, "dir": src_dir, "out": out_dir,
                  "runtime": "" if opts.runtime == "DEFAULT" else opts.runtime}
 
