@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import Callable
 
 import corpus_harness as harness
 from corpus_harness import COMPILERS, Outcome, construct_family
@@ -179,31 +180,27 @@ def lit_expression_holds(expression: str, features: frozenset[str]) -> bool:
                           for part in re.split(r"(\{\{.*?\}\})", token) if part)
         return any(re.fullmatch(pattern, feature) for feature in features)
 
-    def conjunction() -> bool:
-        value = atom()
-        while peek() == "&&":
+    def chain(operator: str, operand: Callable[[], bool], combine: Callable[[bool, bool], bool]) -> bool:
+        value = operand()
+        while peek() == operator:
             take()
-            value = atom() and value
+            value = combine(value, operand())
         return value
 
+    def conjunction() -> bool:
+        return chain("&&", atom, lambda a, b: a and b)
+
     def disjunction() -> bool:
-        value = conjunction()
-        while peek() == "||":
-            take()
-            value = conjunction() or value
-        return value
+        return chain("||", conjunction, lambda a, b: a or b)
 
     return disjunction()
 
 
-def any_holds(lines: list[str], features: frozenset[str]) -> bool:
-    return any(lit_expression_holds(item, features)
-               for line in lines for item in line.split(",") if item.strip())
-
-
-def all_hold(lines: list[str], features: frozenset[str]) -> bool:
-    return all(lit_expression_holds(item, features)
-               for line in lines for item in line.split(",") if item.strip())
+def holds(lines: list[str], features: frozenset[str], combine=any) -> bool:
+    """Whether any (UNSUPPORTED, XFAIL) or all (REQUIRES: combine=all) of the
+    comma-separated expressions of these lines hold."""
+    return combine(lit_expression_holds(item, features)
+                   for line in lines for item in line.split(",") if item.strip())
 
 
 # ------------------------------------------------------------------ RUN lines
@@ -269,13 +266,13 @@ def read_tests(root: Path, path: Path) -> tuple[list[LitTest], str | None]:
     unsupported: dict[str, str] = {}
     for compiler in ("clang", "gcc"):
         features = compiler_features(compiler)
-        if not all_hold(lit_lines(text, "REQUIRES"), features):
+        if not holds(lit_lines(text, "REQUIRES"), features, all):
             unsupported[compiler] = "REQUIRES: " + ", ".join(lit_lines(text, "REQUIRES"))
-        elif any_holds(lit_lines(text, "UNSUPPORTED"), features):
+        elif holds(lit_lines(text, "UNSUPPORTED"), features):
             unsupported[compiler] = "UNSUPPORTED: " + ", ".join(lit_lines(text, "UNSUPPORTED"))
     if LIBOMP_ONLY.search(text):
         unsupported.setdefault("gcc", "calls libomp's own API (kmp_*, __kmpc_*, OMPT)")
-    xfail = [c for c in ("clang", "gcc") if any_holds(lit_lines(text, "XFAIL"), compiler_features(c))]
+    xfail = [c for c in ("clang", "gcc") if holds(lit_lines(text, "XFAIL"), compiler_features(c))]
     tests = []
     for number, ((lang, flags), script) in enumerate(programs, 1):
         mine = dict(unsupported)

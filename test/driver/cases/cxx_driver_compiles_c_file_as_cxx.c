@@ -7,13 +7,17 @@
 // DRIVER_EXISTS: cxx.o
 // DRIVER_NOT_STDERR: compiled unchanged|cannot parse
 // DRIVER_THEN: nm cxx.o | grep -q POMP2_Parallel_fork
-template <typename T> T twice(T x) {
-  T r{};
-#pragma omp parallel
-  {
-#pragma omp critical
-    r = 2 * x;
+#include <vector>
+struct Counter {
+  std::vector<int> hits = std::vector<int>(4);
+  void count() {
+#pragma omp parallel for
+    for (int i = 0; i < 4; ++i)
+      hits[i] = i;
   }
-  return r;
+};
+int use() {
+  Counter c;
+  c.count();
+  return c.hits[3];
 }
-int use() { return twice(21); }
