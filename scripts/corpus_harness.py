@@ -122,11 +122,11 @@ def fetch_from_source_package(cache: Path, allow_fetch: bool, package: str, subd
     return target / subdir
 
 
-def extract_members(tar: tarfile.TarFile, into: Path, fragment: str) -> None:
+def extract_members(tar: tarfile.TarFile, into: Path, *fragments: str) -> None:
     """Streams a tarball, extracting the files and directories whose path has
-    `fragment` in it (safe paths only)."""
+    one of `fragments` in it (safe paths only)."""
     for member in tar:
-        if (fragment in member.name and (member.isfile() or member.isdir())
+        if (any(f in member.name for f in fragments) and (member.isfile() or member.isdir())
                 and not member.name.startswith("/") and ".." not in member.name.split("/")):
             member.mode &= 0o755
             tar.extract(member, into, set_attrs=member.isfile())
@@ -460,7 +460,8 @@ def print_report(results: list[Result], skipped: dict[str, str], out: Path) -> N
     print(f"{'compiler':<9}" + "".join(f"{n:>10}" for n in names))
     for compiler, row in table.items():
         print(f"{compiler:<9}" + "".join(f"{row[h]:>10}" for h in headers))
-    print(f"\n({len(skipped)} files are not run tests here: dg-do compile/link, offloading, skipped)")
+    print(f"\n({len(skipped)} files or builds are not run here (the suite's own reasons: "
+          "not_run_tests in results.json)")
     failing = sorted((r for r in results if r.category in FAILURES),
                      key=lambda r: (bool(r.known), r.compiler, r.category, r.test))
     if failing:
