@@ -2,8 +2,9 @@
 # Builds everything and runs every test: the main build (instrumenter,
 # runtime, benchmarks' smoke runs) and the runtime's tests again under
 # AddressSanitizer+UBSan and ThreadSanitizer.  This is what CI runs; the
-# default preset also runs the libgomp corpus' CI sample (label corpus, which
-# fetches the gcc-12 source package from Debian if it is not cached yet) and
+# default preset also runs the libgomp and LLVM OpenMP corpora's CI samples
+# (label corpus, which fetch the gcc-12 and llvm-toolchain-16 source packages
+# from Debian if they are not cached yet) and
 # the MPI tests (label mpi: Open MPI is installed for them, docs/mpi.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++-12
-  clang-16 libclang-16-dev llvm-16-dev libomp-16-dev libclang-rt-16-dev
+  clang-16 libclang-16-dev llvm-16-dev llvm-16-tools libomp-16-dev libclang-rt-16-dev
   libfmt-dev catch2 nlohmann-json3-dev libpapi-dev
   libbenchmark-dev libgtest-dev
   python3 python3-matplotlib python3-pytest graphviz time

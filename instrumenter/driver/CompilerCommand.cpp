@@ -3,6 +3,7 @@
 #include "CompilerCommand.h"
 
 #include "clang/Driver/Options.h"
+#include "clang/Driver/ToolChain.h"
 #include "clang/Driver/Types.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -43,7 +44,19 @@ InputKind kindOfType(types::ID Type) {
   return InputKind::OtherSource;
 }
 
-InputKind kindOfInput(llvm::StringRef Path, llvm::StringRef LanguageSwitch) {
+/// Whether the compiler compiles C sources as C++: a C++ driver by its name
+/// (clang++, g++, c++, with a version or target around it, as Clang's driver
+/// reads names) or by --driver-mode=g++.  Clang and GCC both do, without -x.
+bool isCxxDriver(llvm::StringRef Compiler, const llvm::opt::InputArgList &Parsed) {
+  if (const Arg *Mode = Parsed.getLastArg(opts::OPT_driver_mode))
+    return llvm::StringRef(Mode->getValue()) == "g++";
+  const char *Mode = clang::driver::ToolChain::getTargetAndModeFromProgramName(
+                         llvm::sys::path::filename(Compiler))
+                         .DriverMode;
+  return Mode && llvm::StringRef(Mode) == "--driver-mode=g++";
+}
+
+InputKind kindOfInput(llvm::StringRef Path, llvm::StringRef LanguageSwitch, bool CxxDriver) {
   if (!LanguageSwitch.empty() && LanguageSwitch != "none")
     return kindOfType(types::lookupTypeForTypeSpecifier(LanguageSwitch.str().c_str()));
   if (Path == "-") // stdin needs -x, which the compiler itself will demand
@@ -51,7 +64,8 @@ InputKind kindOfInput(llvm::StringRef Path, llvm::StringRef LanguageSwitch) {
   llvm::StringRef Extension = llvm::sys::path::extension(Path);
   if (Extension.empty())
     return InputKind::LinkerInput;
-  return kindOfType(types::lookupTypeForExtension(Extension.drop_front()));
+  InputKind Kind = kindOfType(types::lookupTypeForExtension(Extension.drop_front()));
+  return Kind == InputKind::CSource && CxxDriver ? InputKind::CXXSource : Kind;
 }
 
 bool isDependencyOption(const llvm::opt::Option &O) {
@@ -128,6 +142,7 @@ llvm::Expected<CompilerCommand> CompilerCommand::parse(llvm::ArrayRef<std::strin
   // Each Arg records the argv index it starts at; it spans up to the next one.
   std::vector<const Arg *> InOrder(Parsed.begin(), Parsed.end());
   std::string LanguageSwitch;
+  const bool CxxDriver = isCxxDriver(Command.Compiler, Parsed);
   for (size_t I = 0; I < InOrder.size(); ++I) {
     const Arg &A = *InOrder[I];
     size_t Begin = A.getIndex();
@@ -143,7 +158,7 @@ llvm::Expected<CompilerCommand> CompilerCommand::parse(llvm::ArrayRef<std::strin
       CompilerInput Input;
       Input.Path = A.getValue();
       Input.LanguageSwitch = LanguageSwitch;
-      Input.Kind = kindOfInput(Input.Path, LanguageSwitch);
+      Input.Kind = kindOfInput(Input.Path, LanguageSwitch, CxxDriver);
       Input.ArgIndex = Command.Args.size();
       Command.Inputs.push_back(std::move(Input));
       break;

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "libgomp-corpus.py"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPT = SCRIPTS / "libgomp-corpus.py"
+sys.path.insert(0, str(SCRIPTS))  # corpus_harness, which the script imports
 spec = importlib.util.spec_from_file_location("libgomp_corpus", SCRIPT)
 corpus = importlib.util.module_from_spec(spec)
 sys.modules["libgomp_corpus"] = corpus  # dataclasses look their module up
 spec.loader.exec_module(corpus)
+harness = corpus.harness
 
 
 def fields(text: str, name: str = "t.c"):
@@ -69,23 +72,23 @@ def test_construct_family_prefers_rarer_constructs():
 
 
 def result(test, compiler, category, **kw):
-    return corpus.Result(test=test, compiler=compiler, family="loop", category=category, **kw)
+    return harness.Result(test=test, compiler=compiler, family="loop", category=category, **kw)
 
 
 def test_uninstrumented_is_the_tools_warning_not_a_path_with_ompp_in_it():
     construct = "/root/.cache/ompp/t.c:3: warning: not instrumented: 'scope' is not supported"
     unchanged = ("ompp-instrument: warning: /root/.cache/ompp/t.c is compiled unchanged, without "
                  "measurement: Clang cannot parse it (t.c:1:2: error: x)")
-    assert corpus.UNINSTRUMENTED.search(construct) is None
-    assert corpus.CONSTRUCT_NOT_INSTRUMENTED.search(construct)
-    assert corpus.UNINSTRUMENTED.search(unchanged)
+    assert harness.UNINSTRUMENTED.search(construct) is None
+    assert harness.CONSTRUCT_NOT_INSTRUMENTED.search(construct)
+    assert harness.UNINSTRUMENTED.search(unchanged)
 
 
 def test_summary_excludes_plain_failures_from_the_denominator():
     rows = [result("a", "gcc", "pass"), result("b", "gcc", "uninstrumented"),
             result("c", "gcc", "runs-differently"), result("d", "gcc", "plain-build-fails"),
             result("e", "gcc", "plain-run-fails")]
-    row = corpus.summary(rows)["gcc"]
+    row = harness.summary(rows)["gcc"]
     assert row["denominator"] == 3
     assert row["same-result-%"] == pytest.approx(66.67)
     assert row["instrumented-%"] == pytest.approx(33.33)
@@ -95,22 +98,22 @@ def test_known_differences_match_globs_and_compiler(tmp_path):
     known = tmp_path / "known.txt"
     known.write_text("# comment\nlibgomp.c/lock-*.c gcc nest locks\n")
     ids = {"libgomp.c/lock-3.c", "libgomp.c/x.c", "libgomp.c-c++-common/y.c@c"}
-    entries = corpus.load_known(known, ids)
-    assert corpus.known_reason(entries, result("libgomp.c/lock-3.c", "gcc", "crash")) == "nest locks"
-    assert corpus.known_reason(entries, result("libgomp.c/lock-3.c", "clang", "crash")) == ""
+    entries = harness.load_known(known, ids)
+    assert harness.known_reason(entries, result("libgomp.c/lock-3.c", "gcc", "crash")) == "nest locks"
+    assert harness.known_reason(entries, result("libgomp.c/lock-3.c", "clang", "crash")) == ""
     known.write_text("libgomp.c/x.c icc reason\n")
     with pytest.raises(SystemExit):
-        corpus.load_known(known, ids)
+        harness.load_known(known, ids)
 
 
 def test_a_known_difference_that_names_no_test_is_an_error(tmp_path, capsys):
     known = tmp_path / "known.txt"
     ids = {"libgomp.c-c++-common/y.c@c", "libgomp.c-c++-common/y.c@c++"}
     known.write_text("libgomp.c-c++-common/y.c@* clang flaky\n")
-    assert corpus.load_known(known, ids)[0][0] == "libgomp.c-c++-common/y.c@*"
+    assert harness.load_known(known, ids)[0][0] == "libgomp.c-c++-common/y.c@*"
     known.write_text("libgomp.c-c++-common/y.c clang flaky\n")  # without @c/@c++ it matches nothing
     with pytest.raises(SystemExit):
-        corpus.load_known(known, ids)
+        harness.load_known(known, ids)
     assert "known.txt:1: `libgomp.c-c++-common/y.c` names no run test" in capsys.readouterr().err
 
 
@@ -122,6 +125,7 @@ def test_rerun_selects_only_earlier_failures(tmp_path):
     previous.write_text(json.dumps({"results": [
         {"test": "libgomp.c/a.c", "compiler": "gcc", "category": "build-fails"},
         {"test": "libgomp.c/b.c", "compiler": "gcc", "category": "pass"}]}))
-    args = corpus.parse_args(["--compiler", "gcc", "--rerun", str(previous), "-o", str(tmp_path / "o")])
-    pairs, unknown = corpus.select(tests, args)
+    args = harness.parse_args(["--compiler", "gcc", "--rerun", str(previous), "-o", str(tmp_path / "o")],
+                              corpus.SUITE)
+    pairs, unknown = harness.select(tests, args, corpus.SUITE)
     assert [(t.id, c) for t, c in pairs] == [("libgomp.c/a.c", "gcc")] and not unknown

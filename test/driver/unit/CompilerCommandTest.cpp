@@ -52,6 +52,18 @@ TEST_CASE("inputs get their language from the extension or the -x in force", "[c
   CHECK(parse({"cc", "-x", "c-header", "-c", "h"}).inputs()[0].Kind == InputKind::Header);
 }
 
+TEST_CASE("a C++ driver takes .c inputs for C++, as clang++ and g++ do", "[command]") {
+  auto kindOf = [](std::vector<std::string> Argv) { return parse(std::move(Argv)).inputs()[0].Kind; };
+  CHECK(kindOf({"clang++-16", "-c", "a.c"}) == InputKind::CXXSource);
+  CHECK(kindOf({"/usr/bin/g++-12", "-c", "a.c"}) == InputKind::CXXSource);
+  CHECK(kindOf({"x86_64-linux-gnu-g++", "-c", "a.c"}) == InputKind::CXXSource);
+  CHECK(kindOf({"clang-16", "--driver-mode=g++", "-c", "a.c"}) == InputKind::CXXSource);
+  CHECK(kindOf({"gcc-12", "-c", "a.c"}) == InputKind::CSource);
+  CHECK(kindOf({"clang++", "--driver-mode=gcc", "-c", "a.c"}) == InputKind::CSource);
+  CHECK(kindOf({"g++", "-x", "c", "-c", "a.c"}) == InputKind::CSource);
+  CHECK(kindOf({"g++", "-c", "h.h"}) == InputKind::Header);
+}
+
 TEST_CASE("absolute paths are inputs, not cl.exe-style options", "[command]") {
   CompilerCommand Command = parse({"cc", "-c", "/work/w.c", "/Tc/x.c"});
   REQUIRE(Command.inputs().size() == 2);
