@@ -199,13 +199,20 @@ extern std::atomic<ThreadBuffer*> g_buffers[kMaxTracedThreads];
 
 inline bool recording() { return g_recording.load(std::memory_order_relaxed); }
 
+// The thread's buffer; null until its first record (and for ids from
+// kMaxTracedThreads on).
+inline ThreadBuffer* buffer_of(std::uint32_t thread) {
+    return thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
+}
+
 // The record if the thread's chunk has room for it and its time is in the
 // thread's epoch, without a call: false, having stored nothing, if not
-// (the thread has no buffer yet, its chunk is full, a new epoch, a region
-// past 24 bits: then record_out_of_line()).
-inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+// (no buffer yet, its chunk is full, a new epoch, a region past 24 bits:
+// then record_slowly()).  `buffer` is the thread's (buffer_of(), or a copy
+// of it that the caller keeps where it finds it faster: the adapter keeps
+// it in the thread's state), or null.
+inline bool try_record(ThreadBuffer* buffer, Event event, std::uint32_t region, std::uint64_t time,
                        std::uint64_t value = 0) {
-    ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
     if (buffer == nullptr || buffer->next >= buffer->end || !same_epoch(time, buffer->epoch) ||
         region >= kNoRegion) [[unlikely]]
         return false;
@@ -213,18 +220,25 @@ inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, 
     return true;
 }
 
-// The record, out of line, whatever the buffer's state: the slow path of
-// try_record() (the thread's buffer made, a full chunk handed over or the
-// record dropped, the epoch word stored first), and a call that costs the
-// code around it fewer registers than the inline record.  Returns `time`:
-// a caller that needs it after the call keeps nothing across it.
+// The slow path of try_record(), out of line, whatever the buffer's state
+// (the thread's buffer made, a full chunk handed over or the record
+// dropped, the epoch word stored first).  Returns the thread's buffer, for
+// the caller to keep (null: the record was dropped, as the next ones may
+// be).
+ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                            std::uint64_t value);
+
+// The record, out of line: try_record() on the buffer found by the
+// thread's id, else record_slowly(); a call that costs the code around it
+// fewer registers than the inline record.  Returns `time`: a caller that
+// needs it after the call keeps nothing across it.
 std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                                  std::uint64_t value);
 
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                    std::uint64_t value = 0) {
-    if (!try_record(thread, event, region, time, value)) [[unlikely]]
-        record_out_of_line(thread, event, region, time, value);
+    if (!try_record(buffer_of(thread), event, region, time, value)) [[unlikely]]
+        record_slowly(thread, event, region, time, value);
 }
 
 // Starts recording with `settings` (the adapter calls it before the first
@@ -252,7 +266,9 @@ Totals totals();
 std::vector<std::uint32_t> traced_threads();
 void read_events(std::uint32_t thread, const std::function<void(const TraceEvent&)>& visit);
 
-// Tests: forget every buffer (after stop()).
+// Tests: forget every buffer (after stop()).  Thread states that recorded
+// keep a copy of their buffer's address (adapter/tracing.hpp): restart the
+// measurement before recording again.
 void reset_for_testing();
 
 }  // namespace ompp::trace
