@@ -171,8 +171,14 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
         if (old_task != nullptr) *old_task = thread.current_task();
         return;
     }
-    const auto now = traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, m->now());
-    thread.enter_scheduling_point(region, now, old_task, node_kind);
+    const auto now = m->now();
+    const auto enter = [old_task, node_kind](ThreadState& t, const RegionRecord& r, ompp::core::Ticks at) {
+        t.enter_scheduling_point(r, at, old_task, node_kind);
+    };
+    if (ompp::trace::recording()) [[unlikely]]
+        return traced_operation(thread, region, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, now,
+                                enter);
+    enter(thread, region, now);
 }
 
 void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
@@ -641,8 +647,10 @@ OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    const auto now = traced(thread, E::TeamEnd, region, m->now());
-    thread.parallel_end(region, now);
+    const auto now = m->now();
+    const auto end = [](ThreadState& t, const RegionRecord& r, ompp::core::Ticks at) { t.parallel_end(r, at); };
+    if (ompp::trace::recording()) [[unlikely]] return traced_operation(thread, region, E::TeamEnd, now, end);
+    end(thread, region, now);
 }
 
 OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {

@@ -23,10 +23,10 @@ inline void record(core::ThreadState& thread, trace::Event event, const core::Re
 // The record of an event of a general path, if tracing: a call, which
 // hands `now` back, so that the caller keeps nothing across it and the
 // untraced path around it stays as small as without tracing.
-inline core::Ticks traced(const core::ThreadState& thread, trace::Event event, const core::RegionRecord& region,
+inline core::Ticks traced(core::ThreadState& thread, trace::Event event, const core::RegionRecord& region,
                           core::Ticks now, std::uint64_t value = 0) {
     if (trace::recording()) [[unlikely]]
-        return trace::record_out_of_line(thread.id(), event, region.info.id, now, value);
+        return trace::record_out_of_line(thread.trace_buffer(), thread.id(), event, region.info.id, now, value);
     return now;
 }
 

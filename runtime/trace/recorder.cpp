@@ -308,9 +308,8 @@ ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
 
 }  // namespace
 
-// Not inlined: record_out_of_line()'s common case needs no stack frame.
-[[gnu::noinline]] ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region,
-                                              std::uint64_t time, std::uint64_t value) {
+ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                            std::uint64_t value) {
     ThreadBuffer* buffer = room_for_slow_path(thread);
     if (buffer == nullptr) return nullptr;
     if (!same_epoch(time, buffer->epoch)) {
@@ -321,12 +320,22 @@ ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
     return buffer;
 }
 
-std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                                 std::uint64_t value) {
-    // The common case first, without a stack frame; the rest makes calls.
-    if (try_record(buffer_of(thread), event, region, time, value)) [[likely]] return time;
-    record_slowly(thread, event, region, time, value);
+namespace {
+
+// record_out_of_line()'s slow path, tail-called: its common case then
+// needs no stack frame.
+[[gnu::noinline]] std::uint64_t record_keeping_buffer(ThreadBuffer*& buffer, std::uint32_t thread, Event event,
+                                                      std::uint32_t region, std::uint64_t time, std::uint64_t value) {
+    buffer = record_slowly(thread, event, region, time, value);
     return time;
+}
+
+}  // namespace
+
+std::uint64_t record_out_of_line(ThreadBuffer*& buffer, std::uint32_t thread, Event event, std::uint32_t region,
+                                 std::uint64_t time, std::uint64_t value) {
+    if (try_record(buffer, event, region, time, value)) [[likely]] return time;
+    return record_keeping_buffer(buffer, thread, event, region, time, value);
 }
 
 void start(const Settings& settings) {

@@ -92,8 +92,14 @@ inline constexpr bool carries_task(Event event) {
 }
 
 inline constexpr bool carries_value(Event event) {
-    return carries_task(event) || event == Event::Fork || event == Event::TeamBegin ||
-           event == Event::LockRequest || event == Event::LockAcquire || event == Event::LockRelease;
+    // One bit test where the event is not a constant (the general paths'
+    // records, the decoder).
+    constexpr auto bit = [](Event e) { return std::uint32_t{1} << static_cast<unsigned>(e); };
+    constexpr std::uint32_t kWithValue = bit(Event::TaskCreate) | bit(Event::TaskBegin) | bit(Event::BarrierLeave) |
+                                         bit(Event::SchedulingLeave) | bit(Event::Resume) | bit(Event::Fork) |
+                                         bit(Event::TeamBegin) | bit(Event::LockRequest) |
+                                         bit(Event::LockAcquire) | bit(Event::LockRelease);
+    return (kWithValue >> static_cast<unsigned>(event) & 1) != 0;
 }
 
 // Regions from this id on record as 0 (none), by the slow path.
@@ -228,12 +234,13 @@ inline bool try_record(ThreadBuffer* buffer, Event event, std::uint32_t region, 
 ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                             std::uint64_t value);
 
-// The record, out of line: try_record() on the buffer found by the
-// thread's id, else record_slowly(); a call that costs the code around it
-// fewer registers than the inline record.  Returns `time`: a caller that
-// needs it after the call keeps nothing across it.
-std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                                 std::uint64_t value);
+// The record, out of line: try_record() on `buffer`, the thread's buffer
+// as the caller keeps it, else record_slowly(), which updates `buffer`; a
+// call that costs the code around it fewer registers than the inline
+// record.  Returns `time`: a caller that needs it after the call keeps
+// nothing across it.
+std::uint64_t record_out_of_line(ThreadBuffer*& buffer, std::uint32_t thread, Event event, std::uint32_t region,
+                                 std::uint64_t time, std::uint64_t value);
 
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                    std::uint64_t value = 0) {
