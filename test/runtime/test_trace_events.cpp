@@ -85,21 +85,28 @@ private:
     std::vector<Event> events_;
 };
 
+// A new measurement on `clock`, recording a trace in `mode` with a buffer
+// of `buffer_bytes` per thread.
+core::Measurement& start_tracing(test::ManualClock& clock, const char* mode, const char* buffer_bytes) {
+    std::vector<std::string> diagnostics;
+    const auto config = config::Config::load(diagnostics, [=](const char* name) -> const char* {
+        const std::string option = name;
+        if (option == "OMPP_TRACE") return "1";
+        if (option == "OMPP_TRACE_MODE") return mode;
+        if (option == "OMPP_TRACE_BUFFER") return buffer_bytes;
+        return nullptr;
+    });
+    REQUIRE(diagnostics.empty());
+    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config);
+    REQUIRE(trace::recording());
+    return m;
+}
+
 }  // namespace
 
 TEST_CASE("trace: every construct family's events are recorded, first time or common case", "[trace][adapter]") {
     test::ManualClock clock;
-    std::vector<std::string> diagnostics;
-    const auto config = config::Config::load(diagnostics, [](const char* name) -> const char* {
-        const std::string option = name;
-        if (option == "OMPP_TRACE") return "1";
-        if (option == "OMPP_TRACE_MODE") return "memory";
-        if (option == "OMPP_TRACE_BUFFER") return "1048576";
-        return nullptr;
-    });
-    REQUIRE(diagnostics.empty());
-    adapter::restart_for_testing(clock.clock(), config);
-    REQUIRE(trace::recording());
+    start_tracing(clock, "memory", "1048576");
 
     static POMP2_Region_handle par, user, atomic, counted, crit, loop, single, master, sections, ordered, barrier,
         task, taskwait, taskgroup, taskyield, taskloop, fused, fused_loop;
@@ -250,17 +257,7 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
 // complete and in order, each with its value.
 TEST_CASE("trace: task events across chunk hand-overs, through the buffer the thread keeps", "[trace][adapter]") {
     test::ManualClock clock;
-    std::vector<std::string> diagnostics;
-    const auto config = config::Config::load(diagnostics, [](const char* name) -> const char* {
-        const std::string option = name;
-        if (option == "OMPP_TRACE") return "1";
-        if (option == "OMPP_TRACE_MODE") return "flush";
-        if (option == "OMPP_TRACE_BUFFER") return "512";  // four chunks of 16 words
-        return nullptr;
-    });
-    REQUIRE(diagnostics.empty());
-    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config);
-    REQUIRE(trace::recording());
+    core::Measurement& m = start_tracing(clock, "flush", "512");  // four chunks of 16 words
 
     static POMP2_Region_handle task, taskwait;
     const std::string task_ctc = ctc("*regionType=task*sscl=t.c:1:1*escl=t.c:3:3**");
