@@ -171,8 +171,14 @@ void enter_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle* old_
         if (old_task != nullptr) *old_task = thread.current_task();
         return;
     }
-    const auto now = traced(thread, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, region, m->now());
-    thread.enter_scheduling_point(region, now, old_task, node_kind);
+    const auto now = m->now();
+    const auto enter = [old_task, node_kind](ThreadState& t, const RegionRecord& r, ompp::core::Ticks at) {
+        t.enter_scheduling_point(r, at, old_task, node_kind);
+    };
+    if (ompp::trace::recording()) [[unlikely]]
+        return traced_operation(thread, region, node_kind == NK::ImplicitBarrier ? E::BarrierEnter : E::Enter, now,
+                                enter);
+    enter(thread, region, now);
 }
 
 void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
@@ -183,14 +189,33 @@ void count(POMP2_Region_handle* handle, const char* ctc, K fallback) {
     count_in_general(handle, ctc, fallback);
 }
 
-template <bool Slowly = false>
-[[gnu::noinline]] void exit_traced_scheduling_point(Measurement& m, ThreadState& thread, const RegionRecord& region,
-                                                    POMP2_Task_handle old_task, NK node_kind) {
+// The traced forms take what is constant at their call sites (the node's
+// kind, the task's construct) as template arguments: one form each, with
+// its event and operation fixed, keeps fewer registers.  Their arguments
+// come in the order of the thread's operation they tail-call, the
+// measurement (for the clock) last, so that few need moving.
+template <NK Kind, bool Slowly = false>
+[[gnu::noinline]] void exit_traced_scheduling_point(ThreadState& thread, const RegionRecord& region,
+                                                    POMP2_Task_handle old_task, Measurement& m) {
     recorded_now<Slowly>(
-        m, thread, node_kind == NK::ImplicitBarrier ? E::BarrierLeave : E::SchedulingLeave, region,
+        m, thread, Kind == NK::ImplicitBarrier ? E::BarrierLeave : E::SchedulingLeave, region,
         static_cast<std::uint64_t>(old_task),
-        [&](ompp::core::Ticks now) { thread.exit_scheduling_point(region, old_task, now, node_kind); },
-        [&] { exit_traced_scheduling_point<true>(m, thread, region, old_task, node_kind); });
+        [&](ompp::core::Ticks now) { thread.exit_scheduling_point(region, old_task, now, Kind); },
+        [&] { exit_traced_scheduling_point<Kind, true>(thread, region, old_task, m); });
+}
+
+// The entry of a scheduling point while a trace is recorded, as `event`
+// with `value`: a task's creation and a taskwait, which tracing measures
+// whatever their clauses or tasks (their untraced common cases may count
+// them without a clock).
+template <E Event, bool Slowly = false>
+[[gnu::noinline]] void enter_traced_scheduling_point(ThreadState& thread, const RegionRecord& region,
+                                                     std::uint64_t value, POMP2_Task_handle* old_task,
+                                                     Measurement& m) {
+    recorded_now<Slowly>(
+        m, thread, Event, region, value,
+        [&](ompp::core::Ticks now) { thread.enter_scheduling_point(region, now, old_task); },
+        [&] { enter_traced_scheduling_point<Event, true>(thread, region, value, old_task, m); });
 }
 
 [[gnu::noinline]] void exit_scheduling_point_in_general(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
@@ -212,8 +237,11 @@ template <bool Slowly = false>
 [[gnu::always_inline]] inline void exit_scheduling_point(POMP2_Region_handle* handle, POMP2_Task_handle old_task,
                                                          K fallback, NK node_kind = NK::Region) {
     if (const CommonCase c = common_case(handle); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
-        if (ompp::trace::recording()) [[unlikely]]
-            return exit_traced_scheduling_point(*c.measurement, *c.thread, *c.region, old_task, node_kind);
+        if (ompp::trace::recording()) [[unlikely]] {
+            if (node_kind == NK::ImplicitBarrier)
+                return exit_traced_scheduling_point<NK::ImplicitBarrier>(*c.thread, *c.region, old_task, *c.measurement);
+            return exit_traced_scheduling_point<NK::Region>(*c.thread, *c.region, old_task, *c.measurement);
+        }
         return c.thread->exit_scheduling_point(*c.region, old_task, c.measurement->now(), node_kind);
     }
     exit_scheduling_point_in_general(handle, old_task, fallback, node_kind);
@@ -223,21 +251,23 @@ template <bool Slowly = false>
 // (ThreadState::construct_task_begin), except for its record; a taskloop's
 // tasks always run apart from the taskloop's own events.  Traced, the
 // record comes first, so that the operation stays a tail call.
-template <bool Slowly = false>
-[[gnu::noinline]] void task_begin_traced(Measurement& m, ThreadState& thread, const RegionRecord& region,
-                                        POMP2_Task_handle task, K fallback) {
+template <K Fallback, bool Slowly = false>
+[[gnu::noinline]] void task_begin_traced(ThreadState& thread, const RegionRecord& region, POMP2_Task_handle task,
+                                        Measurement& m) {
     recorded_now<Slowly>(
         m, thread, E::TaskBegin, region, static_cast<std::uint64_t>(task),
         [&](ompp::core::Ticks now) {
-            if (fallback == K::Task) return thread.construct_task_begin(region, task);
+            if (Fallback == K::Task) return thread.construct_task_begin(region, task);
             thread.task_begin(region, task, now);
         },
-        [&] { task_begin_traced<true>(m, thread, region, task, fallback); });
+        [&] { task_begin_traced<Fallback, true>(thread, region, task, m); });
 }
 
 [[gnu::always_inline]] inline void task_begin_of(const CommonCase& c, POMP2_Task_handle task, K fallback) {
-    if (ompp::trace::recording()) [[unlikely]]
-        return task_begin_traced(*c.measurement, *c.thread, *c.region, task, fallback);
+    if (ompp::trace::recording()) [[unlikely]] {
+        if (fallback == K::Task) return task_begin_traced<K::Task>(*c.thread, *c.region, task, *c.measurement);
+        return task_begin_traced<K::Taskloop>(*c.thread, *c.region, task, *c.measurement);
+    }
     if (fallback == K::Task) return c.thread->construct_task_begin(*c.region, task);
     return c.thread->task_begin(*c.region, task, c.measurement->now());
 }
@@ -255,20 +285,22 @@ template <bool Slowly = false>
     task_begin_in_general(handle, task, fallback);
 }
 
-template <bool Slowly = false>
-[[gnu::noinline]] void task_end_traced(Measurement& m, ThreadState& thread, const RegionRecord& region, K fallback) {
+template <K Fallback, bool Slowly = false>
+[[gnu::noinline]] void task_end_traced(ThreadState& thread, const RegionRecord& region, Measurement& m) {
     recorded_now<Slowly>(
         m, thread, E::TaskEnd, region, 0,
         [&](ompp::core::Ticks now) {
-            if (fallback == K::Task) return thread.construct_task_end(region);
+            if (Fallback == K::Task) return thread.construct_task_end(region);
             thread.task_end(region, now);
         },
-        [&] { task_end_traced<true>(m, thread, region, fallback); });
+        [&] { task_end_traced<Fallback, true>(thread, region, m); });
 }
 
 [[gnu::always_inline]] inline void task_end_of(const CommonCase& c, K fallback) {
-    if (ompp::trace::recording()) [[unlikely]]
-        return task_end_traced(*c.measurement, *c.thread, *c.region, fallback);
+    if (ompp::trace::recording()) [[unlikely]] {
+        if (fallback == K::Task) return task_end_traced<K::Task>(*c.thread, *c.region, *c.measurement);
+        return task_end_traced<K::Taskloop>(*c.thread, *c.region, *c.measurement);
+    }
     if (fallback == K::Task) return c.thread->construct_task_end(*c.region);
     return c.thread->task_end(*c.region, c.measurement->now());
 }
@@ -322,8 +354,12 @@ struct TaskClauses {
                                               POMP2_Task_handle* old_task, const char* ctc, TaskClauses clauses) {
     // A trace has every task: tracing measures them as OPARI2's output is
     // measured, whatever their clauses.
-    if (const CommonCase c = common_case(handle); c.thread != nullptr && ompp::trace::recording())
-        return create_measured_task(*c.measurement, *c.thread, *c.region, new_task, old_task, {});
+    if (const CommonCase c = common_case(handle); c.thread != nullptr && ompp::trace::recording()) {
+        const TaskHandle task = c.thread->new_task_handle();
+        if (new_task != nullptr) *new_task = task;
+        return enter_traced_scheduling_point<E::TaskCreate>(*c.thread, *c.region, static_cast<std::uint64_t>(task),
+                                                            old_task, *c.measurement);
+    }
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] {
         static std::atomic<POMP2_Task_handle> unmeasured{0};
@@ -611,8 +647,10 @@ OMPP_API void POMP2_Parallel_end(POMP2_Region_handle* handle) {
     if (m == nullptr) [[unlikely]] return;
     ThreadState& thread = m->this_thread();
     const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    const auto now = traced(thread, E::TeamEnd, region, m->now());
-    thread.parallel_end(region, now);
+    const auto now = m->now();
+    const auto end = [](ThreadState& t, const RegionRecord& r, ompp::core::Ticks at) { t.parallel_end(r, at); };
+    if (ompp::trace::recording()) [[unlikely]] return traced_operation(thread, region, E::TeamEnd, now, end);
+    end(thread, region, now);
 }
 
 OMPP_API void POMP2_Parallel_join(POMP2_Region_handle* handle, POMP2_Task_handle old_task) {
@@ -771,12 +809,6 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
 // A taskwait with nothing to wait for (ThreadState::begin_taskwait)
 // is counted without a clock.  Tracing, every taskwait is measured, and
 // traced, as a scheduling point.
-[[gnu::noinline]] void begin_traced_taskwait(Measurement& m, ThreadState& thread, const RegionRecord& region,
-                                            POMP2_Task_handle* old_task) {
-    const auto now = m.now();
-    record(thread, E::Enter, region, now);
-    thread.enter_scheduling_point(region, now, old_task);
-}
 [[gnu::noinline]] void begin_taskwait_in_general(POMP2_Region_handle* h, POMP2_Task_handle* old_task,
                                                 const char ctc[], ompp::core::UntimedSlot slot) {
     Measurement* m = gate();
@@ -793,7 +825,7 @@ OMPP_API void POMP2_Untied_task_end(POMP2_Region_handle*) __attribute__((alias("
                                                   const char ctc[], ompp::core::UntimedSlot slot) {
     if (const CommonCase c = common_case(h); c.thread != nullptr && measured(c.region->info.kind)) [[likely]] {
         if (ompp::trace::recording()) [[unlikely]]
-            return begin_traced_taskwait(*c.measurement, *c.thread, *c.region, old_task);
+            return enter_traced_scheduling_point<E::Enter>(*c.thread, *c.region, 0, old_task, *c.measurement);
         *old_task = c.thread->begin_taskwait(*c.region, slot);
         return;
     }

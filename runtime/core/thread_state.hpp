@@ -37,6 +37,10 @@
 #include "core/thread_cpu.hpp"
 #include "model/profile.hpp"
 
+namespace ompp::trace {
+struct ThreadBuffer;  // the trace recorder's (trace/recorder.hpp), opaque here
+}
+
 namespace ompp::core {
 
 class Measurement;
@@ -214,6 +218,11 @@ public:
     ~ThreadState();
 
     std::uint32_t id() const { return id_; }
+    // The thread's trace buffer, kept here by the adapter (adapter/tracing.hpp)
+    // so that a record finds it in one load instead of by the id: null
+    // until the thread's first record.  Like the id, it stays with the state
+    // when the state is recycled for another OS thread.  Owner only.
+    trace::ThreadBuffer*& trace_buffer() { return trace_buffer_; }
 
     // Constructs without scheduling points.
     void enter(const RegionRecord& region, Ticks now, model::NodeKind kind = model::NodeKind::Region);
@@ -579,6 +588,7 @@ private:
     Measurement& measurement_;
     const std::uint32_t id_;
     const std::uint32_t max_depth_;
+    trace::ThreadBuffer* trace_buffer_ = nullptr;
     const Ticks cpu_sample_interval_;
     Ticks last_cpu_sample_ = 0;
     ThreadCpuSource cpu_;

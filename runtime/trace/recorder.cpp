@@ -306,26 +306,36 @@ ThreadBuffer* room_for_slow_path(std::uint32_t thread) {
     return buffer;
 }
 
-// try_record()'s slow path; returns `time`.
-[[gnu::noinline]] std::uint64_t record_slowly(std::uint32_t thread, Event event, std::uint32_t region,
-                                              std::uint64_t time, std::uint64_t value) {
+}  // namespace
+
+ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                            std::uint64_t value) {
     ThreadBuffer* buffer = room_for_slow_path(thread);
-    if (buffer == nullptr) return time;
+    if (buffer == nullptr) return nullptr;
     if (!same_epoch(time, buffer->epoch)) {
         buffer->next = store_epoch(buffer->next, time);
         buffer->epoch = time;
     }
     buffer->next = store(buffer->next, event, region < kNoRegion ? region : 0, time, value);
+    return buffer;
+}
+
+namespace {
+
+// record_out_of_line()'s slow path, tail-called: its common case then
+// needs no stack frame.
+[[gnu::noinline]] std::uint64_t record_keeping_buffer(ThreadBuffer*& buffer, std::uint32_t thread, Event event,
+                                                      std::uint32_t region, std::uint64_t time, std::uint64_t value) {
+    buffer = record_slowly(thread, event, region, time, value);
     return time;
 }
 
 }  // namespace
 
-std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                                 std::uint64_t value) {
-    // The common case first, without a stack frame; the rest makes calls.
-    if (try_record(thread, event, region, time, value)) [[likely]] return time;
-    return record_slowly(thread, event, region, time, value);
+std::uint64_t record_out_of_line(ThreadBuffer*& buffer, std::uint32_t thread, Event event, std::uint32_t region,
+                                 std::uint64_t time, std::uint64_t value) {
+    if (try_record(buffer, event, region, time, value)) [[likely]] return time;
+    return record_keeping_buffer(buffer, thread, event, region, time, value);
 }
 
 void start(const Settings& settings) {
@@ -384,8 +394,7 @@ std::uint32_t lock_id(const void* lock) {
 }
 
 void read_events(std::uint32_t thread, const std::function<void(const TraceEvent&)>& visit) {
-    const ThreadBuffer* buffer =
-        thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
+    const ThreadBuffer* buffer = buffer_of(thread);
     if (buffer == nullptr) return;
     Decoder decoder(std::cref(visit));
     decode(*buffer, decoder);

@@ -92,8 +92,14 @@ inline constexpr bool carries_task(Event event) {
 }
 
 inline constexpr bool carries_value(Event event) {
-    return carries_task(event) || event == Event::Fork || event == Event::TeamBegin ||
-           event == Event::LockRequest || event == Event::LockAcquire || event == Event::LockRelease;
+    // One bit test where the event is not a constant (the general paths'
+    // records, the decoder).
+    constexpr auto bit = [](Event e) { return std::uint32_t{1} << static_cast<unsigned>(e); };
+    constexpr std::uint32_t kWithValue = bit(Event::TaskCreate) | bit(Event::TaskBegin) | bit(Event::BarrierLeave) |
+                                         bit(Event::SchedulingLeave) | bit(Event::Resume) | bit(Event::Fork) |
+                                         bit(Event::TeamBegin) | bit(Event::LockRequest) |
+                                         bit(Event::LockAcquire) | bit(Event::LockRelease);
+    return (kWithValue >> static_cast<unsigned>(event) & 1) != 0;
 }
 
 // Regions from this id on record as 0 (none), by the slow path.
@@ -199,13 +205,20 @@ extern std::atomic<ThreadBuffer*> g_buffers[kMaxTracedThreads];
 
 inline bool recording() { return g_recording.load(std::memory_order_relaxed); }
 
+// The thread's buffer; null until its first record (and for ids from
+// kMaxTracedThreads on).
+inline ThreadBuffer* buffer_of(std::uint32_t thread) {
+    return thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
+}
+
 // The record if the thread's chunk has room for it and its time is in the
 // thread's epoch, without a call: false, having stored nothing, if not
-// (the thread has no buffer yet, its chunk is full, a new epoch, a region
-// past 24 bits: then record_out_of_line()).
-inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+// (no buffer yet, its chunk is full, a new epoch, a region past 24 bits:
+// then record_slowly()).  `buffer` is the thread's (buffer_of(), or a copy
+// of it that the caller keeps where it finds it faster: the adapter keeps
+// it in the thread's state), or null.
+inline bool try_record(ThreadBuffer* buffer, Event event, std::uint32_t region, std::uint64_t time,
                        std::uint64_t value = 0) {
-    ThreadBuffer* buffer = thread < kMaxTracedThreads ? g_buffers[thread].load(std::memory_order_relaxed) : nullptr;
     if (buffer == nullptr || buffer->next >= buffer->end || !same_epoch(time, buffer->epoch) ||
         region >= kNoRegion) [[unlikely]]
         return false;
@@ -213,18 +226,26 @@ inline bool try_record(std::uint32_t thread, Event event, std::uint32_t region, 
     return true;
 }
 
-// The record, out of line, whatever the buffer's state: the slow path of
-// try_record() (the thread's buffer made, a full chunk handed over or the
-// record dropped, the epoch word stored first), and a call that costs the
-// code around it fewer registers than the inline record.  Returns `time`:
-// a caller that needs it after the call keeps nothing across it.
-std::uint64_t record_out_of_line(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
-                                 std::uint64_t value);
+// The slow path of try_record(), out of line, whatever the buffer's state
+// (the thread's buffer made, a full chunk handed over or the record
+// dropped, the epoch word stored first).  Returns the thread's buffer, for
+// the caller to keep (null: the record was dropped, as the next ones may
+// be).
+ThreadBuffer* record_slowly(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
+                            std::uint64_t value);
+
+// The record, out of line: try_record() on `buffer`, the thread's buffer
+// as the caller keeps it, else record_slowly(), which updates `buffer`; a
+// call that costs the code around it fewer registers than the inline
+// record.  Returns `time`: a caller that needs it after the call keeps
+// nothing across it.
+std::uint64_t record_out_of_line(ThreadBuffer*& buffer, std::uint32_t thread, Event event, std::uint32_t region,
+                                 std::uint64_t time, std::uint64_t value);
 
 inline void record(std::uint32_t thread, Event event, std::uint32_t region, std::uint64_t time,
                    std::uint64_t value = 0) {
-    if (!try_record(thread, event, region, time, value)) [[unlikely]]
-        record_out_of_line(thread, event, region, time, value);
+    if (!try_record(buffer_of(thread), event, region, time, value)) [[unlikely]]
+        record_slowly(thread, event, region, time, value);
 }
 
 // Starts recording with `settings` (the adapter calls it before the first
@@ -252,7 +273,9 @@ Totals totals();
 std::vector<std::uint32_t> traced_threads();
 void read_events(std::uint32_t thread, const std::function<void(const TraceEvent&)>& visit);
 
-// Tests: forget every buffer (after stop()).
+// Tests: forget every buffer (after stop()).  Thread states that recorded
+// keep a copy of their buffer's address (adapter/tracing.hpp): restart the
+// measurement before recording again.
 void reset_for_testing();
 
 }  // namespace ompp::trace

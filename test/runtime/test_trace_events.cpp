@@ -85,21 +85,28 @@ private:
     std::vector<Event> events_;
 };
 
+// A new measurement on `clock`, recording a trace in `mode` with a buffer
+// of `buffer_bytes` per thread.
+core::Measurement& start_tracing(test::ManualClock& clock, const char* mode, const char* buffer_bytes) {
+    std::vector<std::string> diagnostics;
+    const auto config = config::Config::load(diagnostics, [=](const char* name) -> const char* {
+        const std::string option = name;
+        if (option == "OMPP_TRACE") return "1";
+        if (option == "OMPP_TRACE_MODE") return mode;
+        if (option == "OMPP_TRACE_BUFFER") return buffer_bytes;
+        return nullptr;
+    });
+    REQUIRE(diagnostics.empty());
+    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config);
+    REQUIRE(trace::recording());
+    return m;
+}
+
 }  // namespace
 
 TEST_CASE("trace: every construct family's events are recorded, first time or common case", "[trace][adapter]") {
     test::ManualClock clock;
-    std::vector<std::string> diagnostics;
-    const auto config = config::Config::load(diagnostics, [](const char* name) -> const char* {
-        const std::string option = name;
-        if (option == "OMPP_TRACE") return "1";
-        if (option == "OMPP_TRACE_MODE") return "memory";
-        if (option == "OMPP_TRACE_BUFFER") return "1048576";
-        return nullptr;
-    });
-    REQUIRE(diagnostics.empty());
-    adapter::restart_for_testing(clock.clock(), config);
-    REQUIRE(trace::recording());
+    start_tracing(clock, "memory", "1048576");
 
     static POMP2_Region_handle par, user, atomic, counted, crit, loop, single, master, sections, ordered, barrier,
         task, taskwait, taskgroup, taskyield, taskloop, fused, fused_loop;
@@ -239,6 +246,50 @@ TEST_CASE("trace: every construct family's events are recorded, first time or co
     std::vector<trace::TraceEvent> recorded;
     trace::read_events(threads[0], [&](const trace::TraceEvent& event) { recorded.push_back(event); });
     trace::reset_for_testing();
+    const auto [got, want] = expected.compared(recorded);
+    CHECK(got == want);
+}
+
+// The traced forms of the task events record into the buffer the thread's
+// state keeps (adapter/tracing.hpp) and run again with the slow record when
+// it needs one: with chunks of 16 words, every few records the chunk is
+// full and handed to the spill writer, and the records still come back
+// complete and in order, each with its value.
+TEST_CASE("trace: task events across chunk hand-overs, through the buffer the thread keeps", "[trace][adapter]") {
+    test::ManualClock clock;
+    core::Measurement& m = start_tracing(clock, "flush", "512");  // four chunks of 16 words
+
+    static POMP2_Region_handle task, taskwait;
+    const std::string task_ctc = ctc("*regionType=task*sscl=t.c:1:1*escl=t.c:3:3**");
+    const std::string taskwait_ctc = ctc("*regionType=taskwait*sscl=t.c:2:2*escl=t.c:2:2**");
+    Expected expected(clock);
+    constexpr int kTasks = 40;  // 6 events, 10 words each: 25 chunks
+    for (int i = 0; i < kTasks; ++i) {
+        POMP2_Task_handle new_task, creator, waiting;
+        expected.step(
+            [&] {
+                POMP2_Task_create_begin_slot(&task, &new_task, &creator, 1, 0, task_ctc.c_str(), 0);
+            },
+            E::TaskCreate, &task, &new_task);
+        expected.step([&] { POMP2_Task_create_end(&task, creator); }, E::SchedulingLeave, &task, &creator);
+        expected.step([&] { POMP2_Task_begin(&task, new_task); }, E::TaskBegin, &task, &new_task);
+        expected.step([&] { POMP2_Taskwait_begin_slot(&taskwait, &waiting, taskwait_ctc.c_str(), 1); }, E::Enter,
+                      &taskwait);
+        expected.step([&] { POMP2_Taskwait_end(&taskwait, waiting); }, E::SchedulingLeave, &taskwait, &waiting);
+        expected.step([&] { POMP2_Task_end(&task); }, E::TaskEnd, &task);
+    }
+
+    core::ThreadState& thread = m.this_thread();
+    const trace::ThreadBuffer* buffer = trace::buffer_of(thread.id());
+    REQUIRE(buffer != nullptr);
+    CHECK(thread.trace_buffer() == buffer);
+    trace::stop();
+    CHECK(buffer->spilled > 0);
+    std::vector<trace::TraceEvent> recorded;
+    trace::read_events(thread.id(), [&](const trace::TraceEvent& event) { recorded.push_back(event); });
+    const trace::Totals totals = trace::totals();
+    trace::reset_for_testing();
+    CHECK(totals.dropped == 0);
     const auto [got, want] = expected.compared(recorded);
     CHECK(got == want);
 }
