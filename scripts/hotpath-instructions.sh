@@ -11,8 +11,10 @@
 # -inline rows: both as ompp-instrument writes them, counted in the
 # instrumented code while libompp's cache allows), or (fibnode) one
 # node of fib without cut-off: a task creating two child tasks that run at
-# its taskwait (3 instances).  OMPP_TRACE=1 (passed through to the driver):
-# every event recorded too, as a traced run does.
+# its taskwait (3 instances; fibnode-inline: as ompp-instrument writes it,
+# each creation's end closed in the instrumented code).  OMPP_TRACE=1
+# (passed through to the driver): every event recorded too, as a traced run
+# does.
 set -eu
 build=${1:-build}
 driver="$build/bin/ompp_hotpath_counts"
@@ -24,11 +26,11 @@ instructions() {
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
 for scenario in user atomic counted critical loop parallel task included undeferred fibcall undeferred-inline \
-    fibcall-inline fibnode; do
+    fibcall-inline fibnode fibnode-inline; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))
-    if [ "$scenario" = fibnode ]; then
+    if [ "$scenario" = fibnode ] || [ "$scenario" = fibnode-inline ]; then
         echo "$scenario: $per_iteration instructions per iteration ($(( per_iteration / 3 )) per task instance)"
     else
         echo "$scenario: $per_iteration instructions per iteration"

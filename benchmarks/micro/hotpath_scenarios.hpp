@@ -131,27 +131,40 @@ void fib_call_below_cutoff(POMP2_Region_handle& task, POMP2_Region_handle& taskw
     if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&task, creator);
 }
 
+// A deferred task's creation: with Inline as ompp-instrument writes it
+// (POMP2_Task_create_begin_fast and POMP2_Task_create_end_fast: its end
+// closed in the instrumented code while nothing happened since its begin),
+// otherwise the calls alone.
+template <bool Inline>
+void create_deferred_task(POMP2_Region_handle& task, POMP2_Task_handle& child) {
+    POMP2_Task_handle creator;
+    if constexpr (Inline) {
+        POMP2_Task_create_begin_fast(&task, &child, &creator, 1, 0, kTask.c_str(), 0);
+        POMP2_Task_create_end_fast(&task, creator);
+    } else {
+        POMP2_Task_create_begin(&task, &child, &creator, 1, kTask.c_str());
+        POMP2_Task_create_end(&task, creator);
+    }
+}
+
 // One node of fib without cut-off: a task that creates two child tasks of
 // its own construct and waits for them; they run at the taskwait (deferred),
-// so the parent is suspended meanwhile.  Three task instances.
-inline void task_with_two_children_and_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
-    POMP2_Task_handle creator, parent;
-    POMP2_Task_create_begin(&task, &parent, &creator, 1, kTask.c_str());
-    POMP2_Task_create_end(&task, creator);
+// so the parent is suspended meanwhile.  Three task instances.  With Inline
+// as ompp-instrument writes it.
+template <bool Inline = false>
+void task_with_two_children_and_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait) {
+    POMP2_Task_handle parent;
+    create_deferred_task<Inline>(task, parent);
     POMP2_Task_begin(&task, parent);
     POMP2_Task_handle children[2];
-    for (POMP2_Task_handle& child : children) {
-        POMP2_Task_handle current;
-        POMP2_Task_create_begin(&task, &child, &current, 1, kTask.c_str());
-        POMP2_Task_create_end(&task, current);
-    }
+    for (POMP2_Task_handle& child : children) create_deferred_task<Inline>(task, child);
     POMP2_Task_handle waiting;
-    POMP2_Taskwait_begin(&taskwait, &waiting, kTaskwait.c_str());
+    begin_taskwait<Inline>(taskwait, waiting);
     for (POMP2_Task_handle child : children) {
         POMP2_Task_begin(&task, child);
         POMP2_Task_end(&task);
     }
-    POMP2_Taskwait_end(&taskwait, waiting);
+    if (!Inline || !POMP2_UNTIMED_DONE(waiting)) POMP2_Taskwait_end(&taskwait, waiting);
     POMP2_Task_end(&task);
 }
 

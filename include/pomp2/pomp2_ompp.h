@@ -95,6 +95,7 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
 #define POMP2_UNTIMED_UNDEFERRED 1u /* a task whose if and final are false */
 #define POMP2_UNTIMED_ANY_TASK 2u   /* any task (created inside a final task) */
 #define POMP2_UNTIMED_TASKWAIT 4u   /* a taskwait: it has nothing to wait for */
+#define POMP2_CREATION_OPEN 8u      /* `creation` is open, and nothing else happened since its begin */
 
 typedef struct POMP2_Untimed_slot {
     const POMP2_Region_handle* handle; /* the construct counted here; 0: none */
@@ -104,6 +105,27 @@ typedef struct POMP2_Untimed_slot {
     __UINT64_TYPE__* after[POMP2_UNTIMED_SLOTS]; /* control flow from slot i's node; 0: not known */
 } POMP2_Untimed_slot;
 
+/* A deferred task's creation that its end may close in the instrumented code
+ * (POMP2_Task_create_end_fast).  libompp entered it at its begin as a frame
+ * of the thread's call path and, while nothing else happens on the thread
+ * (mode POMP2_CREATION_OPEN, cleared by every libompp event), its end is that
+ * frame's pop: one visit of the time since `entered` on its node, the node
+ * left last where the enclosing call path keeps it, the frame stack's end
+ * moved back to the frame.  The instrumented code reads the clock libompp
+ * reads: the TSC or, in tests, a manual clock's variable (libompp opens no
+ * creation here with any other clock). */
+typedef struct POMP2_Open_creation {
+    const POMP2_Region_handle* handle; /* the task construct */
+    POMP2_Task_handle old_task;        /* the old-task value its begin gave */
+    void* node;                        /* its call-path node */
+    __UINT64_TYPE__* figures;          /* the node's visits, inclusive, shortest and longest time, in a row */
+    void** last_exited;                /* where the enclosing call path keeps the node it left last */
+    void** frames_end;                 /* the end of the frame stack ... */
+    void* frame;                       /* ... and the creation's frame: the end once it is popped */
+    __UINT64_TYPE__ entered;           /* clock ticks */
+    const __UINT64_TYPE__* manual_clock; /* the clock's variable, or 0: the TSC */
+} POMP2_Open_creation;
+
 typedef struct POMP2_Untimed_cache {
     unsigned busy;
     unsigned mode;
@@ -112,6 +134,7 @@ typedef struct POMP2_Untimed_cache {
     void** last_exited;                /* where the call path keeps the node it left last */
     POMP2_Task_handle marker;          /* the old-task value of an untimed visit there */
     POMP2_Untimed_slot slots[POMP2_UNTIMED_SLOTS];
+    POMP2_Open_creation creation;
 } POMP2_Untimed_cache;
 
 /* The calling thread's cache, or null before its first event. */
@@ -188,6 +211,61 @@ POMP2_INLINE void POMP2_Taskwait_begin_fast(POMP2_Region_handle* pomp2_handle, P
     }
 #endif
     POMP2_Taskwait_begin_slot(pomp2_handle, pomp2_old_task, ctc_string, slot % POMP2_UNTIMED_SLOTS);
+}
+
+/* The time now on libompp's clock, as POMP2_Open_creation says to read it. */
+POMP2_INLINE __UINT64_TYPE__ POMP2_Creation_clock(const POMP2_Open_creation* creation) {
+    if (creation->manual_clock != 0) return __atomic_load_n(creation->manual_clock, __ATOMIC_RELAXED);
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0; /* not reached: without the TSC libompp opens no creation for the instrumented code */
+#endif
+}
+
+/* The open creation of `cache` closed, if it is still open (see
+ * POMP2_Open_creation); 0 if the call has to close it. */
+POMP2_INLINE int POMP2_Creation_closed(POMP2_Untimed_cache* cache) {
+    POMP2_Open_creation* creation = &cache->creation;
+    int open;
+    __atomic_store_n(&cache->busy, 1u, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    open = (__atomic_load_n(&cache->mode, __ATOMIC_RELAXED) & POMP2_CREATION_OPEN) != 0;
+    if (open) {
+        __UINT64_TYPE__ now = POMP2_Creation_clock(creation);
+        __UINT64_TYPE__ spent = now > creation->entered ? now - creation->entered : 0;
+        __UINT64_TYPE__* figures = creation->figures;
+        POMP2_UNTIMED_ADD_ONE(&figures[0]);
+        __atomic_store_n(&figures[1], __atomic_load_n(&figures[1], __ATOMIC_RELAXED) + spent, __ATOMIC_RELAXED);
+        if (spent < __atomic_load_n(&figures[2], __ATOMIC_RELAXED))
+            __atomic_store_n(&figures[2], spent, __ATOMIC_RELAXED);
+        if (spent > __atomic_load_n(&figures[3], __ATOMIC_RELAXED))
+            __atomic_store_n(&figures[3], spent, __ATOMIC_RELAXED);
+        *creation->last_exited = creation->node;
+        *creation->frames_end = creation->frame;
+        __atomic_store_n(&cache->mode, 0u, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&cache->busy, 0u, __ATOMIC_RELEASE);
+    return open;
+}
+
+/* POMP2_Task_create_end as ompp-instrument writes it: nothing to do after a
+ * task counted at its creation (POMP2_UNTIMED_DONE), the creation of a
+ * deferred task closed here while nothing else happened on the thread since
+ * its begin (a task run at once inside it, or any other event, takes the
+ * call), else the call. */
+POMP2_INLINE void POMP2_Task_create_end_fast(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle pomp2_old_task) {
+#ifndef POMP2_NO_INLINE_COUNTS
+    POMP2_Untimed_cache* cache;
+#endif
+    if (POMP2_UNTIMED_DONE(pomp2_old_task)) return;
+#ifndef POMP2_NO_INLINE_COUNTS
+    cache = POMP2_Untimed_cache_of_thread;
+    if (cache != 0 && cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
+        POMP2_Creation_closed(cache))
+        return;
+#endif
+    POMP2_Task_create_end(pomp2_handle, pomp2_old_task);
 }
 
 /* atomic and flush, counted without timing: one call before the construct

@@ -424,10 +424,14 @@ void planTask(size_t I, const Directive &D, Context &Ctx) {
     Open += Prefix + "_create_begin(" + H(N) + ", " + Handles + "1, " + C(N) + ");";
   Ctx.before(D, Open);
   // A task counted at its creation has an end with nothing to do, unless it
-  // is the outermost final one.  An untied one keeps the call: it may have
+  // is the outermost final one, and a deferred task's creation is closed
+  // inline while nothing else happened since its begin: both in
+  // POMP2_Task_create_end_fast.  An untied one keeps the call: it may have
   // moved to another thread, where the end resumes it.
-  std::string Needed = PassClauses && !KeepUntied ? unlessUntimedDone(N) : "";
-  Ctx.after(D, Needed + Prefix + "_create_end(" + H(N) + ", " + OldTask(N) + "); }");
+  if (PassClauses && !KeepUntied)
+    Ctx.after(D, "POMP2_Task_create_end_fast(" + H(N) + ", " + OldTask(N) + "); }");
+  else
+    Ctx.after(D, Prefix + "_create_end(" + H(N) + ", " + OldTask(N) + "); }");
   if (BodyEvents) {
     // A task counted at its creation (POMP2_UNTIMED_TASK) has no events of
     // its own: tested here, not in a call.

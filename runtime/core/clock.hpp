@@ -50,6 +50,8 @@ public:
     }
 
     ClockSource source() const { return source_; }
+    // The variable a manual clock reads; null for the others.
+    const std::atomic<Ticks>* manual_ticks() const { return manual_; }
     // Seconds per tick.  For the TSC the calibration is refined over the whole
     // run each time this is asked, so long runs convert precisely.
     double seconds_per_tick() const;

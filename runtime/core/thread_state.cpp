@@ -1,6 +1,8 @@
 #include "core/thread_state.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -75,10 +77,29 @@ void ChildIndex::insert(Node* node) {
     ++size_;
 }
 
+static_assert(std::is_trivially_copyable_v<Frame> && std::is_trivially_destructible_v<Frame>);
+
+void FrameStack::grow(std::size_t wanted) {
+    std::allocator<Frame> allocator;
+    const std::size_t size = this->size();
+    const std::size_t capacity = std::max<std::size_t>(wanted, 16);
+    Frame* grown = allocator.allocate(capacity);
+    if (base_ != nullptr) {
+        std::memcpy(static_cast<void*>(grown), base_, size * sizeof(Frame));
+        allocator.deallocate(base_, this->capacity());
+    }
+    base_ = grown;
+    end_ = grown + size;
+    limit_ = grown + capacity;
+}
+
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
     : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()),
       cpu_sample_interval_(static_cast<Ticks>(kCpuSampleInterval_s / measurement.clock().seconds_per_tick())),
       counters_(std::move(counters)) {
+    const Clock& clock = measurement.clock();
+    closes_creations_inline_ = clock.reads_without_call() && counters_ == nullptr;
+    untimed_cache_.creation.manual_clock = reinterpret_cast<const std::uint64_t*>(clock.manual_ticks());
     root_ = new_node(NodeKind::Root, nullptr, nullptr, nullptr);
     implicit_main_.root = root_;
     implicit_main_.task_mark = make_task_handle(task_counter_);
@@ -396,7 +417,7 @@ template <ThreadState::BodyStep S>
 namespace {
 
 // The sections construct a section's own region runs in: the frame below it.
-Frame* enclosing_sections(std::vector<Frame>& frames) {
+Frame* enclosing_sections(FrameStack& frames) {
     if (frames.empty()) return nullptr;
     const RegionRecord* region = frames.back().node->region;
     const bool sections = region != nullptr && (region->info.kind == RegionKind::Sections ||
@@ -978,6 +999,36 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
     if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
 }
 
+// The pop that POMP2_Creation_closed repeats: the figures record_visit
+// writes, in the order it reads them.
+static_assert(offsetof(NodeMetrics, inclusive) == offsetof(NodeMetrics, visits) + sizeof(std::uint64_t) &&
+              offsetof(NodeMetrics, shortest) == offsetof(NodeMetrics, visits) + 2 * sizeof(std::uint64_t) &&
+              offsetof(NodeMetrics, longest) == offsetof(NodeMetrics, visits) + 3 * sizeof(std::uint64_t));
+
+[[gnu::always_inline]] inline void ThreadState::remember_open_creation(TaskContext& context, const Frame& frame,
+                                                                       const POMP2_Region_handle* handle) {
+    if (!closes_creations_inline_ || frame.folded || &frame == &overflow_frame_ ||
+        !measurement_.counts_untimed_inline()) [[unlikely]]
+        return;
+    POMP2_Open_creation& creation = untimed_cache_.creation;
+    creation.handle = handle;
+    creation.old_task = context.handle;
+    creation.node = frame.node;
+    creation.figures = frame.node->metrics.visits.address_for_instrumented_code();
+    // Where pop() leaves the node: the enclosing frame, or beside the root.
+    Node** enclosing = context.frames.size() > 1 ? &context.frames[context.frames.size() - 2].last_exited_child
+                                                 : &context.root_last_exited;
+    creation.last_exited = reinterpret_cast<void**>(enclosing);
+    creation.frames_end = reinterpret_cast<void**>(context.frames.end_address());
+    creation.frame = const_cast<Frame*>(&frame);
+    creation.entered = frame.entered;
+    // Valid from here unless measurement stops or is switched off meanwhile
+    // (as remember_untimed_visit's mode).
+    shared(untimed_cache_.mode).store(POMP2_CREATION_OPEN, std::memory_order_relaxed);
+    measurement_.order_event_start();
+    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+}
+
 void ThreadState::create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task,
                               TaskHandle* old_task, const POMP2_Region_handle* untimed_key) {
     const bool if_clause = clauses.if_clause;
@@ -992,7 +1043,8 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
     if (if_clause && !in_final_task(context)) {
         if (new_task != nullptr) *new_task = new_task_handle(final_clause);
         if (old_task != nullptr) *old_task = context.handle;
-        push(context, NodeKind::Region, region, measurement_.now());
+        const Frame& frame = push(context, NodeKind::Region, region, measurement_.now());
+        if (untimed_key != nullptr) remember_open_creation(context, frame, untimed_key);
         return;
     }
     const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);

@@ -25,7 +25,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <pomp2/pomp2_ompp.h>
@@ -94,6 +96,52 @@ struct Frame {
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
 
+// One task's open frames, innermost last: a growable array with the
+// operations of std::vector<Frame> that the thread state uses, whose end is
+// a plain pointer, so that the instrumented code may pop a frame by storing
+// its address there (a deferred task's creation ended inline,
+// POMP2_Task_create_end_fast: see ThreadState::remember_open_creation).
+// Frames are trivially copyable and destructible, so growing copies bytes
+// and popping only moves the end.
+class FrameStack {
+public:
+    FrameStack() = default;
+    FrameStack(const FrameStack&) = delete;
+    FrameStack& operator=(const FrameStack&) = delete;
+    ~FrameStack() {
+        if (base_ != nullptr) std::allocator<Frame>().deallocate(base_, capacity());
+    }
+
+    bool empty() const { return end_ == base_; }
+    std::size_t size() const { return static_cast<std::size_t>(end_ - base_); }
+    std::size_t capacity() const { return static_cast<std::size_t>(limit_ - base_); }
+    Frame& operator[](std::size_t i) { return base_[i]; }
+    const Frame& operator[](std::size_t i) const { return base_[i]; }
+    Frame& front() { return *base_; }
+    const Frame& front() const { return *base_; }
+    Frame& back() { return end_[-1]; }
+    const Frame& back() const { return end_[-1]; }
+    template <typename... Args>
+    Frame& emplace_back(Args&&... args) {
+        if (end_ == limit_) [[unlikely]] grow(2 * capacity());
+        return *std::construct_at(end_++, std::forward<Args>(args)...);
+    }
+    void pop_back() { --end_; }
+    void clear() { end_ = base_; }
+    void reserve(std::size_t wanted) {
+        if (wanted > capacity()) grow(wanted);
+    }
+    // Where the end is kept; storing &back() there pops the innermost frame.
+    Frame** end_address() { return &end_; }
+
+private:
+    [[gnu::noinline]] void grow(std::size_t wanted);
+
+    Frame* base_ = nullptr;
+    Frame* end_ = nullptr;
+    Frame* limit_ = nullptr;
+};
+
 // With counters on, one per frame, beside the frames (most runs have none).
 struct CounterMarks {
     CounterValues at_enter;
@@ -107,7 +155,7 @@ struct TaskContext {
     // recycled (ThreadState::start_task reuses the root for the same construct).
     const RegionRecord* region = nullptr;
     Node* root = nullptr;  // the thread root, or the task_root of the instance's construct
-    std::vector<Frame> frames;
+    FrameStack frames;
     std::vector<CounterMarks> counter_marks;  // counters on: one per frame
     Node* root_last_exited = nullptr;
     Ticks suspended_total = 0;
@@ -426,6 +474,14 @@ private:
     // code counts the next untimed visits of `slot`'s construct, and of the
     // others cached at the same place, itself.
     [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot);
+    // A deferred task's creation just entered (`frame`, the innermost) in
+    // the cache (POMP2_Open_creation), so that the instrumented code closes
+    // it itself (POMP2_Task_create_end_fast) if nothing else happens on the
+    // thread before its end: that end is then the frame's pop as
+    // exit_scheduling_point makes it, since no task switched and nothing
+    // was suspended meanwhile.  Not for a frame that folds or was dropped,
+    // nor with counters (its pop reads them).
+    void remember_open_creation(TaskContext& context, const Frame& frame, const POMP2_Region_handle* handle);
     // The cache's fields that other threads read or write.
     static std::atomic_ref<unsigned> shared(unsigned& field) { return std::atomic_ref<unsigned>(field); }
     // The node of a visit that opens and closes within one event, without a
@@ -636,6 +692,10 @@ private:
     // the node its call path counts them under (with last_exited, where).
     alignas(kCacheLine) POMP2_Untimed_cache untimed_cache_{};
     const Node* untimed_parent_ = nullptr;
+    // Whether the instrumented code may close a deferred task's creation
+    // (remember_open_creation): it reads the clock itself (the TSC or a
+    // manual clock), and no counters are read.
+    bool closes_creations_inline_ = false;
     mutable std::mutex warnings_mutex_;
     std::vector<model::Warning> warnings_;
     std::unordered_map<std::string, std::size_t> warning_index_;  // text -> position in warnings_

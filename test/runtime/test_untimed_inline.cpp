@@ -1,9 +1,10 @@
-// Untimed tasks and taskwaits counted by the instrumented code itself
-// (POMP2_Task_create_begin_fast, POMP2_Taskwait_begin_fast, as
-// ompp-instrument writes them): the profile is the one the calls alone give,
-// and the calls are left out while libompp's untimed cache holds.
+// Untimed tasks and taskwaits counted, and deferred tasks' creations closed,
+// by the instrumented code itself (POMP2_Task_create_begin_fast,
+// POMP2_Taskwait_begin_fast, POMP2_Task_create_end_fast, as ompp-instrument
+// writes them): the profile is the one the calls alone give, and the calls
+// are left out while libompp's untimed cache holds.
 //
-// The test binary is linked with --wrap for the two calls the inline forms
+// The test binary is linked with --wrap for the three calls the inline forms
 // make when they cannot count (CMakeLists.txt), so that it sees how often
 // they do.
 #include <catch2/catch.hpp>
@@ -26,11 +27,17 @@ using namespace ompp;
 
 namespace {
 
-long g_calls_made = 0;  // by the inline forms, which could not count
+long g_calls_made = 0;     // by the inline forms, which could not count
+long g_end_calls_made = 0;  // by POMP2_Task_create_end_fast, which could not close the creation
 
 }  // namespace
 
 extern "C" {
+void __real_POMP2_Task_create_end(POMP2_Region_handle*, POMP2_Task_handle);
+void __wrap_POMP2_Task_create_end(POMP2_Region_handle* h, POMP2_Task_handle old_task) {
+    ++g_end_calls_made;
+    __real_POMP2_Task_create_end(h, old_task);
+}
 void __real_POMP2_Task_create_begin_slot(POMP2_Region_handle*, POMP2_Task_handle*, POMP2_Task_handle*, int, int,
                                          const char[], unsigned);
 void __real_POMP2_Taskwait_begin_slot(POMP2_Region_handle*, POMP2_Task_handle*, const char[], unsigned);
@@ -61,7 +68,11 @@ const std::string kAtomic = ctc("*regionType=atomic*sscl=fib.c:15:15*escl=fib.c:
 POMP2_Region_handle g_parallel = nullptr, g_single = nullptr, g_task_x = nullptr, g_task_y = nullptr,
                     g_taskwait = nullptr, g_atomic = nullptr;
 
-enum class Cutoff { If, Final };
+// None: no cut-off, every task deferred; but, as libgomp does when many
+// tasks are queued, the runtime runs some at once inside their creation
+// (found at their begin), and some creations measure something inside
+// them (a copy constructor's construct).
+enum class Cutoff { If, Final, None };
 
 // BOTS fib with a cut-off at `cutoff_depth`, its events as ompp-instrument
 // writes them (with `inline_counts`) or the same calls without the inline
@@ -105,6 +116,11 @@ struct Fib {
             tick();
             create(tasks[which], *task_ctcs[which], static_cast<unsigned>(which), pomp2_if, pomp2_final, child,
                    creator);
+            const bool runs_at_once = cutoff == Cutoff::None && n == 3 && which == 1;
+            if (cutoff == Cutoff::None && n == 6 && which == 1) {
+                tick();
+                POMP2_Atomic_count(&g_atomic, kAtomic.c_str());
+            }
             POMP2_Region_handle* task = tasks[which];
             auto body = [this, task, child, which, n, depth, &results] {
                 tick();
@@ -115,13 +131,17 @@ struct Fib {
             };
             // The runtime runs an undeferred task, and any task created
             // inside a final one, at once; it defers the others here.
-            if (child == POMP2_UNTIMED_TASK || pomp2_if == 0) {
+            if (child == POMP2_UNTIMED_TASK || pomp2_if == 0 || runs_at_once) {
                 body();
             } else {
                 deferred.push_back(body);
             }
             tick();
-            if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(task, creator);
+            if (inline_counts) {
+                POMP2_Task_create_end_fast(task, creator);
+            } else if (!POMP2_UNTIMED_DONE(creator)) {
+                POMP2_Task_create_end(task, creator);
+            }
         }
         POMP2_Task_handle current = 0;
         tick();
@@ -161,15 +181,17 @@ struct Fib {
 struct Counted {
     nlohmann::json profile;
     long calls_made;
+    long end_calls_made;
 };
 
 Counted fib_profile(bool inline_counts, Cutoff cutoff) {
     test::ManualClock clock;
     core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
     g_calls_made = 0;
-    Fib fib{inline_counts, cutoff, 2, clock};
+    g_end_calls_made = 0;
+    Fib fib{inline_counts, cutoff, cutoff == Cutoff::None ? 100 : 2, clock};
     CHECK(fib.run(15) == 610);
-    return {writers::to_json(m.build_profile()), g_calls_made};
+    return {writers::to_json(m.build_profile()), g_calls_made, g_end_calls_made};
 }
 
 // Visits of the construct at `line` (its creation, for a task), all call paths.
@@ -204,6 +226,57 @@ TEST_CASE("untimed tasks counted inline: the profile of the calls, with few call
             CHECK(constructs == 1972 + 986);
             CHECK(counted.calls_made > 0);
             CHECK(counted.calls_made * 4 < static_cast<long>(constructs));
+        }
+    }
+}
+
+TEST_CASE("deferred tasks' creations closed inline: the profile of the calls", "[tasks][untimed]") {
+    const Counted calls = fib_profile(false, Cutoff::None);
+    const Counted closed = fib_profile(true, Cutoff::None);
+    CHECK(closed.profile["nodes"] == calls.profile["nodes"]);
+    CHECK(closed.profile["tasks"] == calls.profile["tasks"]);
+    CHECK(closed.profile["warnings"].empty());
+    // fib(15) without cut-off: 1972 creations, every one deferred; the
+    // calls close every creation, the inline form only those inside which
+    // something happened (233 tasks run at once, 55 atomics).
+    const std::uint64_t creations = visits_of(calls.profile, 10) + visits_of(calls.profile, 12);
+    CHECK(creations == 1972);
+    CHECK(calls.end_calls_made == 1972);
+    CHECK(closed.end_calls_made == 233 + 55);
+}
+
+TEST_CASE("deferred tasks' creations closed inline: not while switched off", "[tasks][untimed]") {
+    test::ManualClock clock;
+    core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    const auto advance = [&](core::Ticks ticks) { clock.at(clock.ticks.load() + ticks); };
+    const auto deferred_creation = [&](bool switched_off) {
+        POMP2_Task_handle child = 0, creator = 0;
+        advance(10);
+        POMP2_Task_create_begin_fast(&g_task_x, &child, &creator, 1, 0, kTaskX.c_str(), 0);
+        advance(5);
+        if (switched_off) POMP2_Off();
+        POMP2_Task_create_end_fast(&g_task_x, creator);
+        if (switched_off) POMP2_On();
+        advance(10);
+        POMP2_Task_begin(&g_task_x, child);
+        advance(1);
+        POMP2_Task_end(&g_task_x);
+    };
+    g_end_calls_made = 0;
+    deferred_creation(false);
+    deferred_creation(false);
+    CHECK(g_end_calls_made == 0);
+    deferred_creation(true);
+    CHECK(g_end_calls_made == 1);
+    const nlohmann::json profile = writers::to_json(m.build_profile());
+    // Switched off before its end, the third creation is still open; the
+    // first two were closed inline, each a visit of 5 ticks.
+    CHECK(visits_of(profile, 10) == 2);
+    for (const auto& node : profile["nodes"]) {
+        if (node["kind"] != "region" || node["region"].is_null()) continue;
+        for (const auto& region : profile["regions"]) {
+            if (region["id"] != node["region"] || region["first_line"] != 10) continue;
+            CHECK(node["threads"][0]["inclusive_s"].get<double>() == Approx(10e-9));
         }
     }
 }
