@@ -949,6 +949,15 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     return visit;
 }
 
+// Inlined into both rememberings (a deferred creation's is on its hot path).
+[[gnu::always_inline]] inline void ThreadState::publish_inline_mode(unsigned mode) {
+    // Valid from here unless measurement stops or is switched off meanwhile
+    // (Measurement::stop_inline_counting clears the mode after its flag).
+    shared(untimed_cache_.mode).store(mode, std::memory_order_relaxed);
+    measurement_.order_event_start();
+    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+}
+
 // The instrumented code's counting (POMP2_Task_create_begin_fast,
 // POMP2_Taskwait_begin_fast) repeats count_untimed_visit for a construct
 // of the cache while the cache's call path is the thread's: the same node,
@@ -992,12 +1001,9 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
         mode |= POMP2_UNTIMED_UNDEFERRED;
         if (in_final_task(context)) mode |= POMP2_UNTIMED_ANY_TASK;
     }
-    // Valid from here unless measurement stops or is switched off meanwhile
-    // (Measurement::stop_inline_counting clears the mode after its flag).
-    shared(cache.mode).store(mode, std::memory_order_relaxed);
-    measurement_.order_event_start();
-    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+    publish_inline_mode(mode);
 }
+
 
 // The pop that POMP2_Creation_closed repeats: the figures record_visit
 // writes, in the order it reads them.
@@ -1022,11 +1028,7 @@ static_assert(offsetof(NodeMetrics, inclusive) == offsetof(NodeMetrics, visits) 
     creation.frames_end = reinterpret_cast<void**>(context.frames.end_address());
     creation.frame = const_cast<Frame*>(&frame);
     creation.entered = frame.entered;
-    // Valid from here unless measurement stops or is switched off meanwhile
-    // (as remember_untimed_visit's mode).
-    shared(untimed_cache_.mode).store(POMP2_CREATION_OPEN, std::memory_order_relaxed);
-    measurement_.order_event_start();
-    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+    publish_inline_mode(POMP2_CREATION_OPEN);
 }
 
 void ThreadState::create_task(const RegionRecord& region, TaskClauseValues clauses, TaskHandle* new_task,

@@ -482,6 +482,10 @@ private:
     // was suspended meanwhile.  Not for a frame that folds or was dropped,
     // nor with counters (its pop reads them).
     void remember_open_creation(TaskContext& context, const Frame& frame, const POMP2_Region_handle* handle);
+    // `mode` (POMP2_UNTIMED_*, POMP2_CREATION_OPEN) stored for the
+    // instrumented code, after the cache it describes is filled; the cache
+    // is cleared again if inline counting stopped meanwhile.
+    void publish_inline_mode(unsigned mode);
     // The cache's fields that other threads read or write.
     static std::atomic_ref<unsigned> shared(unsigned& field) { return std::atomic_ref<unsigned>(field); }
     // The node of a visit that opens and closes within one event, without a
