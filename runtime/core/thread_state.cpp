@@ -315,8 +315,10 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     measurement.order_event_start();
     refused_ = measurement.stopped();
     // Whatever the event changes, the instrumented code counts nothing
-    // until an untimed visit fills the cache again.
+    // until an untimed visit fills the cache again; what it counted comes
+    // first.
     thread.forget_untimed_visits();
+    if (!refused_) thread.add_untimed_counts();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -927,26 +929,22 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }
 
 [[gnu::always_inline]] inline Node* ThreadState::visit_without_frame(TaskContext& context, NodeKind kind,
-                                                                     const RegionRecord& region,
-                                                                     PredecessorEntry** edge) {
+                                                                     const RegionRecord& region) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
-    PredecessorEntry* counted = count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
-    if (edge != nullptr) *edge = counted;
+    count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
     last_exited = node;
     return node;
 }
 
-[[gnu::always_inline]] inline ThreadState::UntimedVisit ThreadState::count_untimed_visit(TaskContext& context,
-                                                                                        NodeKind kind,
-                                                                                        const RegionRecord& region) {
-    UntimedVisit visit{};
-    visit.node = visit_without_frame(context, kind, region, &visit.edge);
+[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
+                                                                    const RegionRecord& region) {
+    Node* node = visit_without_frame(context, kind, region);
     // A visit of no measured time: the node's shortest visit is 0.
-    visit.node->metrics.visits.add(1);
-    visit.node->metrics.shortest.set(0);
-    return visit;
+    node->metrics.visits.add(1);
+    node->metrics.shortest.set(0);
+    return node;
 }
 
 // Inlined into both rememberings (a deferred creation's is on its hot path).
@@ -960,39 +958,37 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 
 // The instrumented code's counting (POMP2_Task_create_begin_fast,
 // POMP2_Taskwait_begin_fast) repeats count_untimed_visit for a construct
-// of the cache while the cache's call path is the thread's: the same node,
-// its visits and included instances, and the control-flow count from the
-// node counted before, which every slot keeps for every other slot once
-// seen here (a count from elsewhere, the first visit after an event, takes
-// the call).  Its shortest visit is 0 already.
-void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot) {
+// of the cache while the cache's call path is the thread's: the slot counts
+// the visits, and those after each other slot's construct (its control
+// flow from that node), and add_slot_counts adds them to the nodes.  The
+// node's shortest visit is 0 already.
+void ThreadState::remember_untimed_visit(TaskContext& context, Node* node, UntimedSlot slot, bool creation) {
     if (!measurement_.counts_untimed_inline()) return;
     POMP2_Untimed_cache& cache = untimed_cache_;
     auto* const last_exited = reinterpret_cast<void**>(&context.last_exited());
-    Node* const parent = visit.node->parent;
-    // Another call path: nothing cached holds there.
+    Node* const parent = node->parent;
+    // Another call path: nothing cached holds there.  (The event that
+    // called here added the slots' counts first.)
     if (cache.last_exited != last_exited || untimed_parent_ != parent) {
         for (POMP2_Untimed_slot& cached : cache.slots) cached = {};
+        for (auto& edges : untimed_edges_) std::ranges::fill(edges, nullptr);
         cache.last_exited = last_exited;
         untimed_parent_ = parent;
     }
     const unsigned index = slot.index % POMP2_UNTIMED_SLOTS;
     POMP2_Untimed_slot& counted = cache.slots[index];
-    if (counted.handle != slot.handle || counted.node != visit.node) {
-        // A new construct in the slot: no count from the one it replaces.
-        for (POMP2_Untimed_slot& cached : cache.slots) cached.after[index] = nullptr;
-        counted = {};
+    if (counted.handle != slot.handle || counted.node != node) {
+        // A new construct in the slot: no control-flow count of the one it
+        // replaces holds.
+        std::ranges::fill(untimed_edges_[index], nullptr);
+        for (auto& edges : untimed_edges_) edges[index] = nullptr;
         counted.handle = slot.handle;
-        counted.node = visit.node;
-        counted.visits = visit.node->metrics.visits.address_for_instrumented_code();
-        counted.included = visit.node->metrics.body_count.address_for_instrumented_code();
-    }
-    for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
-        if (cache.slots[before].handle != nullptr && cache.slots[before].node == visit.edge->predecessor)
-            counted.after[before] = visit.edge->count.address_for_instrumented_code();
+        counted.node = node;
+        untimed_creation_[index] = creation;
     }
     cache.last = index;
     cache.marker = context.handle | kUntimedBit;
+    untimed_slots_filled_ = true;
     // What the next untimed visits may be: creations once this context ran
     // untimed tasks, and a taskwait while one has nothing to wait for (the
     // visit just counted changed neither, nor will the inline ones).
@@ -1004,6 +1000,43 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
     publish_inline_mode(mode);
 }
 
+// Often a few visits per call (a taskwait that is an event after two
+// inline creations): unrolled, the rare lookup of a new edge out of line.
+void ThreadState::add_slot_counts() {
+    POMP2_Untimed_cache& cache = untimed_cache_;
+    // The instrumented code counts on only while the mode allows it (not
+    // after an event, which cleared it): until the cache is filled again.
+    untimed_slots_filled_ = shared(cache.mode).load(std::memory_order_relaxed) != 0;
+    bool counted = false;
+#pragma GCC unroll 4
+    for (unsigned index = 0; index < POMP2_UNTIMED_SLOTS; ++index) {
+        POMP2_Untimed_slot& slot = cache.slots[index];
+        const std::uint64_t visits = std::exchange(slot.visits, 0);
+        if (visits == 0) continue;
+        counted = true;
+        Node* const node = static_cast<Node*>(slot.node);
+        node->metrics.visits.add(visits);
+        if (untimed_creation_[index]) node->metrics.body_count.add(visits);
+#pragma GCC unroll 4
+        for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
+            const std::uint64_t after = std::exchange(slot.after[before], 0);
+            if (after == 0) continue;
+            if (PredecessorEntry* edge = untimed_edges_[index][before]) [[likely]] {
+                edge->count.add(after);
+            } else {
+                add_first_slot_edge(index, before, after);
+            }
+        }
+    }
+    // The node left last: the one counted last.
+    if (counted) *reinterpret_cast<Node**>(cache.last_exited) = static_cast<Node*>(cache.slots[cache.last].node);
+}
+
+void ThreadState::add_first_slot_edge(unsigned index, unsigned before, std::uint64_t count) {
+    const POMP2_Untimed_slot* slots = untimed_cache_.slots;
+    untimed_edges_[index][before] =
+        count_predecessor(static_cast<Node*>(slots[index].node), static_cast<const Node*>(slots[before].node), count);
+}
 
 // The pop that POMP2_Creation_closed repeats: the figures record_visit
 // writes, in the order it reads them.
@@ -1049,8 +1082,8 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
         if (untimed_key != nullptr) remember_open_creation(context, frame, untimed_key);
         return;
     }
-    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
-    visit.node->metrics.body_count.add(1);
+    Node* const node = count_untimed_visit(context, NodeKind::Region, region);
+    node->metrics.body_count.add(1);
     context.ran_untimed = true;
     if (new_task != nullptr) *new_task = kUntimedTask;
     TaskHandle marker = context.handle | kUntimedBit;
@@ -1059,7 +1092,7 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
         marker |= kUntimedFinalBit;
     }
     if (old_task != nullptr) *old_task = marker;
-    if (untimed_key != nullptr) remember_untimed_visit(context, visit, {untimed_key, clauses.untimed_slot});
+    if (untimed_key != nullptr) remember_untimed_visit(context, node, {untimed_key, clauses.untimed_slot}, true);
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
@@ -1092,8 +1125,8 @@ TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot s
         push(context, NodeKind::Region, region, measurement_.now());
         return context.handle;
     }
-    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
-    if (slot.handle != nullptr) remember_untimed_visit(context, visit, slot);
+    Node* const node = count_untimed_visit(context, NodeKind::Region, region);
+    if (slot.handle != nullptr) remember_untimed_visit(context, node, slot, false);
     return context.handle | kUntimedBit;
 }
 
@@ -1208,6 +1241,7 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
 
 void ThreadState::close_open_regions(Ticks now) {
     constexpr std::string_view kWhy = "still open at program end; closed then";
+    add_untimed_counts();
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.
     while (!active_.empty()) {

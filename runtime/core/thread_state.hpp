@@ -405,6 +405,14 @@ public:
     // (Measurement::stop_inline_counting).
     POMP2_Untimed_cache* untimed_cache() { return &untimed_cache_; }
     void forget_untimed_visits() { shared(untimed_cache_.mode).store(0, std::memory_order_relaxed); }
+    // What the instrumented code counted in the cache's slots since the
+    // last time, added to the nodes as count_untimed_visit would have (see
+    // POMP2_Untimed_cache).  By the owning thread (every event does it
+    // first; a profile built on the thread), or by the finaliser once the
+    // thread can no longer count (close_open_regions).
+    void add_untimed_counts() {
+        if (untimed_slots_filled_) [[unlikely]] add_slot_counts();
+    }
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -463,17 +471,18 @@ private:
     }
     // A visit to the node `region` would be entered at now, counted without
     // time (no frame): control flow and the enclosing frame's last exited
-    // child as push/pop would leave them.  `edge`: its control-flow count.
-    struct UntimedVisit {
-        Node* node;
-        PredecessorEntry* edge;
-    };
-    UntimedVisit count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
-    // After an untimed visit in `context` (out of line: only the inline
-    // forms' calls pass a slot): the cache filled so that the instrumented
-    // code counts the next untimed visits of `slot`'s construct, and of the
-    // others cached at the same place, itself.
-    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot);
+    // child as push/pop would leave them.  Returns the node.
+    Node* count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // After an untimed visit of `node` in `context` (out of line: only the
+    // inline forms' calls pass a slot; `creation`: a task construct's): the
+    // cache filled so that the instrumented code counts the next untimed
+    // visits of `slot`'s construct, and of the others cached at the same
+    // place, itself.
+    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, Node* node, UntimedSlot slot, bool creation);
+    [[gnu::noinline]] void add_slot_counts();
+    // The control flow from slot `before`'s node to slot `index`'s, counted
+    // `count` times and kept for the next time.
+    [[gnu::noinline]] void add_first_slot_edge(unsigned index, unsigned before, std::uint64_t count);
     // A deferred task's creation just entered (`frame`, the innermost) in
     // the cache (POMP2_Open_creation), so that the instrumented code closes
     // it itself (POMP2_Task_create_end_fast) if nothing else happens on the
@@ -491,8 +500,7 @@ private:
     // The node of a visit that opens and closes within one event, without a
     // frame: the node, control flow and the enclosing frame's last exited
     // child as push and pop would leave them.  The caller records the visit.
-    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region,
-                              PredecessorEntry** edge = nullptr);
+    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
     // A lock's visit where it needs a frame (folded call paths, counters);
     // null for an entry dropped at the frame bound.
     Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
@@ -696,6 +704,13 @@ private:
     // the node its call path counts them under (with last_exited, where).
     alignas(kCacheLine) POMP2_Untimed_cache untimed_cache_{};
     const Node* untimed_parent_ = nullptr;
+    // The slots were filled since their counts were last added (the owner's).
+    bool untimed_slots_filled_ = false;
+    // The slots whose construct is a task's creation (each visit an
+    // included instance too), and the control-flow counts between the
+    // slots' nodes, [slot][slot before] (null: not looked up yet).
+    bool untimed_creation_[POMP2_UNTIMED_SLOTS] = {};
+    PredecessorEntry* untimed_edges_[POMP2_UNTIMED_SLOTS][POMP2_UNTIMED_SLOTS] = {};
     // Whether the instrumented code may close a deferred task's creation
     // (remember_open_creation): it reads the clock itself (the TSC or a
     // manual clock), and no counters are read.
