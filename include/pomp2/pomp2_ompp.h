@@ -58,7 +58,7 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
  * makes one call into libompp, not two.  Calling the end anyway is harmless.
  * (The top four bits: not negative, bit 62 set, bit 60 clear, bit 61 any;
  * one shift, mask and compare.) */
-#define POMP2_UNTIMED_DONE(pomp2_old_task) ((((unsigned long long)(pomp2_old_task) >> 60) & 0xDu) == 4u)
+#define POMP2_UNTIMED_DONE(pomp2_old_task) ((((__UINT64_TYPE__)(pomp2_old_task) >> 60) & 0xDu) == 4u)
 void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);
