@@ -483,26 +483,42 @@ TeamPlace team_place() {
 // member of the team's record (ThreadState::parallel_begin, which notes the
 // team's size as the number plus one: every thread of a team begins it, so
 // the last one's is the size).
-template <TeamBegin B = TeamBegin::Alone>
-void begin_team_at(Measurement& m, const RegionRecord& region, ompp::core::Ticks now, const TeamPlace& place,
+// `Worker`: parallel_begin_as_master found the thread not to be the
+// team's master already, so the begin skips that test.
+template <TeamBegin B = TeamBegin::Alone, bool Worker = false>
+void begin_team_at(ThreadState& thread, const RegionRecord& region, ompp::core::Ticks now, const TeamPlace& place,
                    std::uint64_t forker) {
-    ThreadState& thread = m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
-    thread.parallel_begin<B>(region, now,
-                             {forker, place.level, static_cast<std::uint32_t>(std::max(place.thread_num, 0))});
+    const ompp::core::TeamPosition position{forker, place.level,
+                                            static_cast<std::uint32_t>(std::max(place.thread_num, 0))};
+    if constexpr (Worker) {
+        thread.parallel_begin_as_worker<B>(region, now, position);
+    } else {
+        thread.parallel_begin<B>(region, now, position);
+    }
     traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
+}
+
+ThreadState& worker_thread(Measurement& m, const TeamPlace& place) {
+    return m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
 }
 
 template <TeamBegin B = TeamBegin::Alone>
 [[gnu::noinline]] void begin_team_in_general(Measurement& m, const RegionRecord& region, ompp::core::Ticks now) {
     const TeamPlace place = team_place();
-    begin_team_at<B>(m, region, now, place, place.forker(place.team_key()));
+    begin_team_at<B>(worker_thread(m, place), region, now, place, place.forker(place.team_key()));
+}
+
+template <TeamBegin B = TeamBegin::Alone>
+[[gnu::noinline]] void begin_team_as_worker(ThreadState& thread, const RegionRecord& region, ompp::core::Ticks now) {
+    const TeamPlace place = team_place();
+    begin_team_at<B, true>(thread, region, now, place, place.forker(place.team_key()));
 }
 
 // The common case's begin of a team at `now`: the master's, or a worker's
 // out of line.
 template <TeamBegin B = TeamBegin::Alone>
 [[gnu::always_inline]] inline void begin_team(const CommonCase& c, ompp::core::Ticks now) {
-    if (!c.thread->parallel_begin_as_master<B>(*c.region, now)) begin_team_in_general<B>(*c.measurement, *c.region, now);
+    if (!c.thread->parallel_begin_as_master<B>(*c.region, now)) begin_team_as_worker<B>(*c.thread, *c.region, now);
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
@@ -523,7 +539,8 @@ void parallel_begin_watched(POMP2_Region_handle* handle) {
                                 place.thread_num > 0 ? place.thread_num : 0, team_size > 0 ? team_size : 1});
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    begin_team_at(*m, region_of(handle, nullptr, K::Parallel), m->now(), place, place.forker(team_key));
+    begin_team_at(worker_thread(*m, place), region_of(handle, nullptr, K::Parallel), m->now(), place,
+                  place.forker(team_key));
 }
 
 // A combined construct's fused calls (pomp2_ompp.h): the common case (the

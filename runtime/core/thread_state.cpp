@@ -576,6 +576,25 @@ template <TeamBegin B>
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
     const EventScope event(*this);
     if (event.refused() || begin_own_team(region, now, B)) [[unlikely]] return;
+    begin_worker_part<B>(region, now, position);
+}
+template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
+template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
+
+template <TeamBegin B>
+void ThreadState::parallel_begin_as_worker(const RegionRecord& region, Ticks now, const TeamPosition& position) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    begin_worker_part<B>(region, now, position);
+}
+template void ThreadState::parallel_begin_as_worker<TeamBegin::Alone>(const RegionRecord&, Ticks,
+                                                                      const TeamPosition&);
+template void ThreadState::parallel_begin_as_worker<TeamBegin::WithPart>(const RegionRecord&, Ticks,
+                                                                         const TeamPosition&);
+
+template <TeamBegin B>
+[[gnu::always_inline]] inline void ThreadState::begin_worker_part(const RegionRecord& region, Ticks now,
+                                                                  const TeamPosition& position) {
     TaskContext& context = *current_;
     arrival_slot_ = nullptr;
     // The team's size, as far as it is seen (every thread of a team begins
@@ -602,8 +621,6 @@ void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const Te
     begin_body_sample(frame, now);
     if (B == TeamBegin::WithPart) begin_part(frame, region, now);
 }
-template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
-template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
 
 __attribute__((noinline)) void ThreadState::count_startup(Frame& frame, Ticks forked) {
     frame.startup_at_join = false;

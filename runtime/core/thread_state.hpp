@@ -323,6 +323,10 @@ public:
     // for its position and calls parallel_begin.
     template <TeamBegin B = TeamBegin::Alone>
     bool parallel_begin_as_master(const RegionRecord& region, Ticks now);
+    // parallel_begin on a thread that parallel_begin_as_master found not to
+    // be the master, without that test again.
+    template <TeamBegin B = TeamBegin::Alone>
+    void parallel_begin_as_worker(const RegionRecord& region, Ticks now, const TeamPosition& position);
     void parallel_end(const RegionRecord& region, Ticks now);
     // The fused exit of a combined construct's part and the team's end
     // (POMP2_For_exit_parallel_end/_Sections_...): exit(part) and
@@ -547,6 +551,9 @@ private:
     // parallel_begin's part on the master (see parallel_begin_as_master),
     // inside the caller's event scope: false on a worker.
     bool begin_own_team(const RegionRecord& region, Ticks now, TeamBegin begin);
+    // parallel_begin's part on a worker, inside the caller's event scope.
+    template <TeamBegin B>
+    void begin_worker_part(const RegionRecord& region, Ticks now, const TeamPosition& position);
     // TeamBegin::WithPart: the part of the region whose team frame `team`
     // (the innermost) has just begun, entered or marked elided.
     void begin_part(Frame& team, const RegionRecord& region, Ticks now);
