@@ -11,6 +11,7 @@
 //  - fields marked "owner only" are never read by other threads.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -143,6 +144,12 @@ struct TeamRecord {
     Ticks master_tasks_at_arrival = 0;
     Ticks forked = 0;  // the instance's fork
     TeamRecord* nested = nullptr;  // owned by the forking thread's state, as Node::team
+
+    // The members an instance's workers may have written: those claimed, and
+    // those below the largest team size noted (numbered workers).
+    std::uint32_t members_in_use(std::uint32_t max_team_size) const {
+        return std::min(capacity, std::max(claimed.load(std::memory_order_acquire), max_team_size - 1));
+    }
 };
 // Cache-line aligned, so that the visit figures (NodeMetrics' first fields:
 // visits to startup) share no line with the identity, which other events

@@ -507,6 +507,12 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
         team.members = std::make_unique<TeamMember[]>(wanted);
         team.capacity = wanted;
     }
+    // Reports that no join took over (the fork frame was closed without one)
+    // are not this instance's.  All in lines the master read last.
+    for (std::uint32_t i = 0, used = team.members_in_use(measurement_.max_team_size()); i < used; ++i) {
+        if (team.members[i].node.load(std::memory_order_relaxed) != nullptr) [[unlikely]]
+            team.members[i].node.store(nullptr, std::memory_order_relaxed);
+    }
     if (team.claimed.load(std::memory_order_relaxed) != 0) [[unlikely]]
         team.claimed.store(0, std::memory_order_relaxed);
     team.master_barrier = nullptr;
@@ -751,9 +757,7 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
     // barrier); the barrier released the team when the last one arrived.
     // Workers that know their number wrote the member below it: every
     // worker noted its team's size before it arrived.
-    const std::uint32_t members =
-        std::min(team->capacity, std::max(team->claimed.load(std::memory_order_acquire),
-                                          measurement_.max_team_size() - 1));
+    const std::uint32_t members = team->members_in_use(measurement_.max_team_size());
     Ticks latest = frame.phase_mark;
     for (std::uint32_t i = 0; i < members; ++i) {
         if (team->members[i].node.load(std::memory_order_acquire) != nullptr) {

@@ -510,3 +510,38 @@ TEST_CASE("team hand-over: a folded fork node forked inside its own instance kee
     CHECK(thread_of(*team, b)->inclusive_s == Approx(15 * kNs));
     CHECK(thread_of(*barrier, b)->inclusive_s == Approx(5 * kNs));
 }
+
+// A fork frame closed without its join (left open inside an enclosing
+// region): its workers' reports are not taken for the next instance's.
+TEST_CASE("team hand-over: reports no join took over are dropped at the next fork", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& work = region("userRegion", 850, "userRegionName=work*");
+    const auto& par = region("parallel", 860);
+    core::ThreadState& master = m.this_thread();
+    master.enter(work, 1000);
+    master.fork(par, 1010, 95, 2);
+    master.parallel_begin(par, 1015, {95, 1});
+    std::uint32_t worker = 0;
+    std::thread([&] {
+        core::ThreadState& w = m.this_thread();
+        worker = w.id();
+        w.parallel_begin(par, 1020, {95, 1, 1});
+        w.parallel_end(par, 1030);
+    }).join();
+    master.exit(work, 1040);  // closes the team's frame: no join
+    master.enter(work, 2000);
+    master.fork(par, 2010, 95, 2);  // the same fork node, no worker this time
+    master.parallel_begin(par, 2015, {95, 1});
+    master.parallel_end(par, 2020);
+    master.join(par, 2030);
+    master.exit(work, 2040);
+    const model::Profile p = m.build_profile();
+    const auto* outer = find_child(p, 0, NodeKind::Region, work.info.id);
+    REQUIRE(outer != nullptr);
+    const auto* team = find_child(p, outer->id, NodeKind::Region, par.info.id);
+    REQUIRE(team != nullptr);
+    CHECK(thread_of(*team, 0)->visits == 2);
+    const auto* part = thread_of(*team, worker);
+    CHECK((part == nullptr || part->visits == 0));
+}
