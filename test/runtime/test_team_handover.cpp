@@ -333,10 +333,9 @@ NumberedRun run_team_of_three(bool numbered) {
     const auto& par = region("parallel", numbered ? 800 : 810);
     constexpr std::uint64_t kKey = 61;
     core::ThreadState& master = m.this_thread();
+    // One after the other: worker w is thread w + 1 in both runs.
     std::vector<core::ThreadState*> workers(2);
-    std::vector<std::thread> threads;
-    for (std::size_t w = 0; w < 2; ++w) threads.emplace_back([&, w] { workers[w] = &m.this_thread(); });
-    for (auto& t : threads) t.join();
+    for (std::size_t w = 0; w < 2; ++w) std::thread([&, w] { workers[w] = &m.this_thread(); }).join();
     NumberedRun run;
     for (core::Ticks i = 1; i <= 3; ++i) {
         const core::Ticks s = 1000 * i;
