@@ -68,10 +68,12 @@ public:
     // The slot of `key`, or null while nothing was published under it.
     const ForkSlot* slot_of(std::uint64_t key) const;
     // Stores only what changed: the same fork node forking again leaves
-    // the line shared, as its workers last read it.
-    static void publish(ForkSlot& slot, const ForkRecord& record) {
+    // the line shared, as its workers last read it.  `team_grown`: the
+    // record's members were replaced, a change its workers must see too
+    // (they read TeamRecord::members and capacity after this release).
+    static void publish(ForkSlot& slot, const ForkRecord& record, bool team_grown = false) {
         if (slot.node.load(std::memory_order_relaxed) == record.node &&
-            slot.team.load(std::memory_order_relaxed) == record.team) [[likely]]
+            slot.team.load(std::memory_order_relaxed) == record.team && !team_grown) [[likely]]
             return;
         slot.thread.store(record.thread, std::memory_order_relaxed);
         slot.team.store(record.team, std::memory_order_relaxed);

@@ -112,22 +112,36 @@ struct PredecessorEntry {
 // the worker writes none of the node's visit figures (NodeMetrics' first
 // line, see Node), so at the join the master reads one line per worker that
 // the worker wrote, and writes lines only it writes, instead of taking the
-// node's lines back and forth with the worker every instance.  Nor does a
-// worker write anything the master writes, or read anything the master
-// wrote for this instance: its member is the one of its thread number
-// (known: no read-modify-write on a shared counter), and its startup (fork
-// to begin) is the master's to compute from `begun`, so that the fork's
-// time need not travel to the worker.  Per instance and worker one line goes
-// from the worker to the master, and none the other way.
+// node's lines back and forth with the worker every instance.  Its member
+// is the one of its thread number (known: no read-modify-write on a shared
+// counter), and its startup (fork to begin) is the master's to compute from
+// `begun`, so that the fork's time need not travel to the worker.
+//
+// `node` passes the member between its two threads, in both directions,
+// by the C++ memory model alone (the OpenMP runtime's fork and join barrier
+// order them too, but through synchronisation ompp cannot name, and that
+// ThreadSanitizer does not see in an uninstrumented runtime):
+//  - null: the worker's.  It writes the member only after it read null with
+//    acquire, so the master's reads of the previous report happen before;
+//    it publishes the report by storing its node last, with release;
+//  - not null: the master's.  It reads the report after loading the node
+//    with acquire, and hands the member back by storing null with release
+//    after its last read (at the join, or at the next fork for a report no
+//    join took over).
+// A worker that finds its member still the master's does not wait: it
+// records its visit itself, as a worker without a member does (the runtime
+// never lets that happen: a team's next instance begins after its join).
+// Per instance and worker the member's line goes to the master and back,
+// and no other line the master writes is read by the worker.
 struct alignas(kCacheLine) TeamMember {
-    std::atomic<Node*> node{nullptr};  // published last (release)
+    std::atomic<Node*> node{nullptr};  // who owns the member (above); the worker's node when the master's
     Node* barrier = nullptr;           // the worker's join-barrier node; null: its barrier was measured explicitly
     Ticks begun = 0;                   // when `visit` began: the worker's begin, or the fork if it counted its startup
     Ticks end = 0;                     // arrival at the region's end
     Ticks visit = 0;                   // the region's time on the worker from `begun` up to its arrival
     Ticks body = 0;                    // its body time up to its arrival
     bool outermost = true;             // false: a folded recursive visit (its time is the enclosing visit's)
-    std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (worker writes, before release)
+    std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (written after publication)
 };
 static_assert(sizeof(TeamMember) == kCacheLine);
 struct TeamRecord {
@@ -135,14 +149,17 @@ struct TeamRecord {
     // when the record grows, and claimed in only by workers that do not
     // know their thread number (no OpenMP runtime).
     std::unique_ptr<TeamMember[]> members;
-    std::uint32_t capacity = 0;  // written by the master before the fork is published
+    std::uint32_t capacity = 0;  // both written before the fork slot is published (ForkTable::publish's team_grown)
     std::atomic<std::uint32_t> claimed{0};
     // The master's own (master only, but a worker that counts its startup
     // itself reads `forked`), in a line of its own: the master writes it
     // while workers begin and arrive.
     alignas(kCacheLine) Node* master_barrier = nullptr;
     Ticks master_tasks_at_arrival = 0;
-    Ticks forked = 0;  // the instance's fork
+    // The instance's fork.  Atomic: the fork slot, which would order it, is
+    // not published again for each instance; which instance a worker's
+    // begin belongs to is the OpenMP runtime's to order (ForkTable).
+    std::atomic<Ticks> forked{0};
     TeamRecord* nested = nullptr;  // owned by the forking thread's state, as Node::team
 
     // The members an instance's workers may have written: those claimed, and

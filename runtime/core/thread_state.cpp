@@ -274,7 +274,7 @@ namespace {
 
 void ThreadState::pop_left_open(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
-    if (frame.startup_at_join) count_startup(frame, frame.team->forked);
+    if (frame.startup_at_join) count_startup(frame, frame.team->forked.load(std::memory_order_relaxed));
     pop(context, now);
 }
 
@@ -503,25 +503,28 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     constexpr std::uint32_t kDefaultTeam = 8;
     TeamRecord& team = team_record(*frame.node);
     frame.team = &team;
-    if (const std::uint32_t wanted = std::max(team_size, kDefaultTeam); team.capacity < wanted) [[unlikely]] {
+    const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
+    const bool grown = team.capacity < wanted;
+    if (grown) [[unlikely]] {
         team.members = std::make_unique<TeamMember[]>(wanted);
         team.capacity = wanted;
     }
     // Reports that no join took over (the fork frame was closed without one)
-    // are not this instance's.  All in lines the master read last.
+    // are not this instance's: their members go back to their workers (see
+    // TeamMember).  All in lines the master read last.
     for (std::uint32_t i = 0, used = team.members_in_use(measurement_.max_team_size()); i < used; ++i) {
         if (team.members[i].node.load(std::memory_order_relaxed) != nullptr) [[unlikely]]
-            team.members[i].node.store(nullptr, std::memory_order_relaxed);
+            team.members[i].node.store(nullptr, std::memory_order_release);
     }
     if (team.claimed.load(std::memory_order_relaxed) != 0) [[unlikely]]
         team.claimed.store(0, std::memory_order_relaxed);
     team.master_barrier = nullptr;
-    team.forked = now;
+    team.forked.store(now, std::memory_order_relaxed);
     arrival_slot_ = nullptr;
     if (team_size == 1) return;
     if (own_fork_slot_.slot == nullptr || own_fork_slot_.key != key) [[unlikely]]
         own_fork_slot_ = {key, &measurement_.forks().claim(key)};
-    ForkTable::publish(*own_fork_slot_.slot, ForkRecord{frame.node, id_, &team});
+    ForkTable::publish(*own_fork_slot_.slot, ForkRecord{frame.node, id_, &team}, grown);
 }
 
 [[gnu::always_inline]] inline bool ThreadState::begin_own_team(const RegionRecord& region, Ticks now,
@@ -622,7 +625,7 @@ template <TeamBegin B>
         // fork's time, unless this visit is recorded here: without a member,
         // or folded (its time is then the enclosing folded frame's too).
         frame.startup_at_join = frame.member < team->capacity && !frame.folded && &frame != &overflow_frame_;
-        if (!frame.startup_at_join) [[unlikely]] count_startup(frame, team->forked);
+        if (!frame.startup_at_join) [[unlikely]] count_startup(frame, team->forked.load(std::memory_order_relaxed));
     }
     begin_body_sample(frame, now);
     if (B == TeamBegin::WithPart) begin_part(frame, region, now);
@@ -694,21 +697,21 @@ void ThreadState::exit_part(const RegionRecord& part, Ticks now) {
     // A worker's part of the region ends here; it sees no join, so it hands
     // its figures to the master, who completes its visit (startup, barrier
     // wait, shutdown) at the join and records it (see TeamMember).
-    TeamRecord* team = frame->team;
-    const std::uint32_t index = frame->member;
+    TeamMember* member = member_to_write(*frame);
+    if (member == nullptr && frame->startup_at_join) [[unlikely]]
+        count_startup(*frame, frame->team->forked.load(std::memory_order_relaxed));
     const Ticks begun = frame->entered;
     const Visit visit = leave(*current_, now);
-    if (team != nullptr && index < team->capacity) [[likely]] {
-        TeamMember& member = team->members[index];
-        member.barrier = barrier;
-        member.begun = begun;
-        member.end = now;
-        member.visit = visit.measured;
-        member.body = body;
-        member.outermost = visit.outermost;
-        member.tasks.store(0, std::memory_order_relaxed);
-        member.node.store(visit.node, std::memory_order_release);
-        arrival_slot_ = &member;
+    if (member != nullptr) [[likely]] {
+        member->barrier = barrier;
+        member->begun = begun;
+        member->end = now;
+        member->visit = visit.measured;
+        member->body = body;
+        member->outermost = visit.outermost;
+        member->tasks.store(0, std::memory_order_relaxed);
+        member->node.store(visit.node, std::memory_order_release);
+        arrival_slot_ = member;
         tasks_at_arrival_ = task_time_;
         return;
     }
@@ -737,6 +740,16 @@ Node* ThreadState::join_barrier(Frame& frame, const RegionRecord& region) {
     count_predecessor(barrier, last != nullptr ? last : frame.node, 1);
     frame.last_exited_child = barrier;
     return barrier;
+}
+
+[[gnu::always_inline]] inline TeamMember* ThreadState::member_to_write(const Frame& frame) {
+    TeamRecord* team = frame.team;
+    if (team == nullptr || frame.member >= team->capacity) [[unlikely]] return nullptr;
+    TeamMember& member = team->members[frame.member];
+    // Acquire: the master's reads of this member's previous report happen
+    // before the writes of this one (see TeamMember).
+    if (member.node.load(std::memory_order_acquire) != nullptr) [[unlikely]] return nullptr;
+    return &member;
 }
 
 void ThreadState::record_join_wait(Node& barrier, Node& part, Ticks waited) {
@@ -776,7 +789,7 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
     const auto wait = [latest](Ticks arrival, Ticks tasks) { return elapsed(arrival + tasks, latest); };
     for (std::uint32_t i = 0; i < members; ++i) {
         TeamMember& member = team->members[i];
-        Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel);
+        Node* worker = member.node.load(std::memory_order_acquire);
         if (worker == nullptr) continue;
         const Ticks waited = wait(member.end, member.tasks.load(std::memory_order_relaxed));
         const Ticks startup = elapsed(frame.entered, member.begun);
@@ -789,6 +802,8 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
             worker->metrics.body.add(member.body);
             worker->metrics.shutdown.add(waited);
         }
+        // The member back to its worker, after the last read of it.
+        member.node.store(nullptr, std::memory_order_release);
     }
     if (Node* barrier = std::exchange(team->master_barrier, nullptr)) {
         const Ticks waited = wait(frame.phase_mark, task_time_ - team->master_tasks_at_arrival);

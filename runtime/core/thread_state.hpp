@@ -551,6 +551,10 @@ private:
     // parallel_begin's part on the master (see parallel_begin_as_master),
     // inside the caller's event scope: false on a worker.
     bool begin_own_team(const RegionRecord& region, Ticks now, TeamBegin begin);
+    // A worker's member of its team record (Frame::member) at the end of
+    // its part, if the worker may write it (see TeamMember); null: none, or
+    // still the master's.
+    TeamMember* member_to_write(const Frame& frame);
     // parallel_begin's part on a worker, inside the caller's event scope.
     template <TeamBegin B>
     void begin_worker_part(const RegionRecord& region, Ticks now, const TeamPosition& position);

@@ -544,3 +544,45 @@ TEST_CASE("team hand-over: reports no join took over are dropped at the next for
     const auto* part = thread_of(*team, worker);
     CHECK((part == nullptr || part->visits == 0));
 }
+
+// A member passes between its worker and the master by its node word
+// (TeamMember): a worker whose member still holds a report the master has
+// not read writes nothing into it, but records its visit itself.  The
+// OpenMP runtime never lets that happen (the next instance's fork comes
+// after the join), so without the hand-over's order the second report
+// would overwrite the first one: one visit, the second one's wait.
+TEST_CASE("team hand-over: a worker whose member is still the master's records its visit itself", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& par = region("parallel", 870);
+    core::ThreadState& master = m.this_thread();
+    master.fork(par, 1000, 97, 2);
+    master.parallel_begin(par, 1010, {97, 1});
+    std::uint32_t worker = 0;
+    std::thread([&] {
+        core::ThreadState& w = m.this_thread();
+        worker = w.id();
+        w.parallel_begin(par, 1020, {97, 1, 1});
+        w.parallel_end(par, 1060);  // its report: begun +20, arrived +60
+        w.parallel_begin(par, 1070, {97, 1, 1});
+        w.parallel_end(par, 1100);  // its member is the master's: recorded here
+    }).join();
+    master.parallel_end(par, 1110);
+    master.join(par, 1120);
+    const model::Profile p = m.build_profile();
+    const auto* team = find_child(p, 0, NodeKind::Region, par.info.id);
+    REQUIRE(team != nullptr);
+    const auto* barrier = find_child(p, team->id, NodeKind::ImplicitBarrier, par.info.id);
+    REQUIRE(barrier != nullptr);
+    const auto* part = thread_of(*team, worker);
+    REQUIRE(part != nullptr);
+    CHECK(part->visits == 2);
+    // The report, completed at the join: startup 20, part 40, wait 50 (to
+    // the master's arrival at +110).  The visit recorded by the worker:
+    // from the fork, startup 70, body 30, no wait.
+    CHECK(part->startup_s == Approx((20 + 70) * kNs));
+    CHECK(part->inclusive_s == Approx((110 + 100) * kNs));
+    CHECK(part->body_s == Approx((40 + 50 + 30) * kNs));
+    CHECK(thread_of(*barrier, worker)->visits == 2);
+    CHECK(thread_of(*barrier, worker)->inclusive_s == Approx(50 * kNs));
+}
