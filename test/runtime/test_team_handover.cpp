@@ -29,6 +29,19 @@ void await(const std::atomic<int>& flag, int value) {
     while (flag.load() < value) std::this_thread::yield();
 }
 
+// Runs `events` on the state of a new thread (a team's worker); returns
+// the thread's id.
+template <class Events>
+std::uint32_t on_new_thread(core::Measurement& m, Events events) {
+    std::uint32_t id = 0;
+    std::thread([&] {
+        core::ThreadState& thread = m.this_thread();
+        id = thread.id();
+        events(thread);
+    }).join();
+    return id;
+}
+
 }  // namespace
 
 // Teams of three, two and three threads in turn, the first worker forking a
@@ -63,13 +76,10 @@ TEST_CASE("team hand-over: workers' waits, bodies and visits exact over teams of
                 if (i == 3) {
                     a.fork(inner, s + 25, kNestedKey, 2);
                     a.parallel_begin(inner, s + 26, {kNestedKey, 2});
-                    std::thread worker_c([&] {
-                        core::ThreadState& c = m.this_thread();
-                        c_id = c.id();
+                    c_id = on_new_thread(m, [&](core::ThreadState& c) {
                         c.parallel_begin(inner, s + 28, {kNestedKey, 2});
                         c.parallel_end(inner, s + 40);
                     });
-                    worker_c.join();
                     a.parallel_end(inner, s + 45);
                     a.join(inner, s + 47);
                 }
@@ -437,12 +447,8 @@ TEST_CASE("team hand-over: a worker's part closed at program end keeps its start
     core::ThreadState& master = m.this_thread();
     master.fork(par, 1000, 81, 2);
     master.parallel_begin(par, 1010, {81, 1});
-    std::uint32_t worker = 0;
-    std::thread([&] {
-        core::ThreadState& w = m.this_thread();
-        worker = w.id();
-        w.parallel_begin(par, 1030, {81, 1, 1});
-    }).join();
+    const std::uint32_t worker =
+        on_new_thread(m, [&](core::ThreadState& w) { w.parallel_begin(par, 1030, {81, 1, 1}); });
     m.stop();
     m.close_open_regions(1500);
     const model::Profile p = m.build_profile();
@@ -467,14 +473,10 @@ TEST_CASE("team hand-over: a folded fork node forked inside its own instance kee
     const auto& par = region("parallel", 840);
     core::ThreadState& master = m.this_thread();
     const auto worker_part = [&](std::uint64_t key, core::Ticks begin, core::Ticks end) {
-        std::uint32_t id = 0;
-        std::thread([&] {
-            core::ThreadState& w = m.this_thread();
-            id = w.id();
+        return on_new_thread(m, [&](core::ThreadState& w) {
             w.parallel_begin(par, begin, {key, 1, 1});
             w.parallel_end(par, end);
-        }).join();
-        return id;
+        });
     };
     master.enter(work, 1000);
     master.enter(work, 1001);
@@ -521,13 +523,10 @@ TEST_CASE("team hand-over: reports no join took over are dropped at the next for
     master.enter(work, 1000);
     master.fork(par, 1010, 95, 2);
     master.parallel_begin(par, 1015, {95, 1});
-    std::uint32_t worker = 0;
-    std::thread([&] {
-        core::ThreadState& w = m.this_thread();
-        worker = w.id();
+    const std::uint32_t worker = on_new_thread(m, [&](core::ThreadState& w) {
         w.parallel_begin(par, 1020, {95, 1, 1});
         w.parallel_end(par, 1030);
-    }).join();
+    });
     master.exit(work, 1040);  // closes the team's frame: no join
     master.enter(work, 2000);
     master.fork(par, 2010, 95, 2);  // the same fork node, no worker this time
@@ -558,15 +557,12 @@ TEST_CASE("team hand-over: a worker whose member is still the master's records i
     core::ThreadState& master = m.this_thread();
     master.fork(par, 1000, 97, 2);
     master.parallel_begin(par, 1010, {97, 1});
-    std::uint32_t worker = 0;
-    std::thread([&] {
-        core::ThreadState& w = m.this_thread();
-        worker = w.id();
+    const std::uint32_t worker = on_new_thread(m, [&](core::ThreadState& w) {
         w.parallel_begin(par, 1020, {97, 1, 1});
         w.parallel_end(par, 1060);  // its report: begun +20, arrived +60
         w.parallel_begin(par, 1070, {97, 1, 1});
         w.parallel_end(par, 1100);  // its member is the master's: recorded here
-    }).join();
+    });
     master.parallel_end(par, 1110);
     master.join(par, 1120);
     const model::Profile p = m.build_profile();
