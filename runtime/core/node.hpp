@@ -131,8 +131,8 @@ struct PredecessorEntry {
 // A worker that finds its member still the master's does not wait: it
 // records its visit itself, as a worker without a member does (the runtime
 // never lets that happen: a team's next instance begins after its join).
-// Per instance and worker the member's line goes to the master and back,
-// and no other line the master writes is read by the worker.
+// Per instance and worker the member's line goes to the master and back; a
+// numbered worker, not folded, reads no other line written for the instance.
 struct alignas(kCacheLine) TeamMember {
     std::atomic<Node*> node{nullptr};  // who owns the member (above); the worker's node when the master's
     Node* barrier = nullptr;           // the worker's join-barrier node; null: its barrier was measured explicitly
