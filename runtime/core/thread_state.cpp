@@ -274,7 +274,7 @@ namespace {
 
 void ThreadState::pop_left_open(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
-    if (frame.startup_at_join) count_startup(frame, frame.team->forked.load(std::memory_order_relaxed));
+    if (frame.startup_at_join) count_startup(frame);
     pop(context, now);
 }
 
@@ -625,14 +625,15 @@ template <TeamBegin B>
         // fork's time, unless this visit is recorded here: without a member,
         // or folded (its time is then the enclosing folded frame's too).
         frame.startup_at_join = frame.member < team->capacity && !frame.folded && &frame != &overflow_frame_;
-        if (!frame.startup_at_join) [[unlikely]] count_startup(frame, team->forked.load(std::memory_order_relaxed));
+        if (!frame.startup_at_join) [[unlikely]] count_startup(frame);
     }
     begin_body_sample(frame, now);
     if (B == TeamBegin::WithPart) begin_part(frame, region, now);
 }
 
-__attribute__((noinline)) void ThreadState::count_startup(Frame& frame, Ticks forked) {
+__attribute__((noinline)) void ThreadState::count_startup(Frame& frame) {
     frame.startup_at_join = false;
+    const Ticks forked = frame.team->forked.load(std::memory_order_relaxed);
     if (forked > frame.entered) return;
     frame.node->metrics.startup.add(frame.entered - forked);
     frame.entered = forked;
@@ -699,7 +700,7 @@ void ThreadState::exit_part(const RegionRecord& part, Ticks now) {
     // wait, shutdown) at the join and records it (see TeamMember).
     TeamMember* member = member_to_write(*frame);
     if (member == nullptr && frame->startup_at_join) [[unlikely]]
-        count_startup(*frame, frame->team->forked.load(std::memory_order_relaxed));
+        count_startup(*frame);
     const Ticks begun = frame->entered;
     const Visit visit = leave(*current_, now);
     if (member != nullptr) [[likely]] {
@@ -1081,7 +1082,6 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
     }
     publish_inline_mode(mode);
 }
-
 
 // The pop that POMP2_Creation_closed repeats: the figures record_visit
 // writes, in the order it reads them.

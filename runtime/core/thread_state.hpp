@@ -537,9 +537,9 @@ private:
     // an enclosing region, or at program end): a worker's team frame, which
     // no join will complete, counts its startup first.
     void pop_left_open(TaskContext& context, Ticks now);
-    // A worker's team frame entered at its begin now begins at the fork
-    // (`forked`, unless later), its startup counted on its node.
-    void count_startup(Frame& frame, Ticks forked);
+    // A worker's team frame entered at its begin now begins at its team's
+    // fork (unless later), its startup counted on its node.
+    void count_startup(Frame& frame);
     // pop() without recording the visit: for a worker's part of a parallel
     // region, whose visit the master completes at the join.
     struct Visit {
