@@ -41,21 +41,23 @@ sys.path.insert(0, str(REPO_DIR / "scripts"))
 import ompp_profile  # noqa: E402  (the one reader of profiles)
 from ompp_profile import Node, Profile  # noqa: E402
 
-# The project's targets (issue 5), as (kernel, variant or None for all, threads or None) -> max overhead %.
+# The overhead issue's targets (issue 11), as (kernel, variant or None for all, threads or None) -> max overhead %.
+# The first matching entry counts.  Tasks below an `if`/`final` cut-off cost at most 1.3x plain (item 3); tasks
+# without a cut-off 2x at one thread (item 3); kernels with a manual cut-off or none of their own, and NPB, stay
+# within noise, 2 % (items 3 and 5); a busy-wait pipeline with flush 5 % at 2 threads (item 4).
 TARGETS = [
-    ("fib", "cutoff", None, 100.0),
-    ("fib", "nocutoff", 1, 200.0),
-    ("nqueens", None, None, 3.0),
-    ("sort", None, None, 3.0),
-    ("floorplan", None, None, 3.0),
-    ("fft", None, None, 5.0),
-    ("health", None, None, 5.0),
-    ("alignment", None, None, 1.0),
-    ("sparselu", None, None, 1.0),
-    ("strassen", None, None, 1.0),
-    ("pipeline", None, 2, 5.0),  # flush in a busy-wait pipeline (issue 11 item 4)
+    ("fib", "if", None, 30.0),
+    ("fib", "final", None, 30.0),
+    ("nqueens", "if", None, 30.0),
+    ("nqueens", "final", None, 30.0),
+    ("fib", "nocutoff", 1, 100.0),
+    ("nqueens", "nocutoff", 1, 100.0),
+    ("uts", None, 1, 100.0),
+    ("pipeline", None, 2, 5.0),
 ]
-NPB_TARGET = 2.0
+# BOTS kernels whose task creation stops at a cut-off (their `cutoff` variant, or a cut-off built in).
+CUTOFF_VARIANTS = ("cutoff", "default")
+WITHIN_NOISE = 2.0
 
 
 class HarnessError(Exception):
@@ -71,8 +73,9 @@ class Run:
     exit_code: int
     max_rss_kb: int
     profile_bytes: int = 0
-    tasks: int | None = None
-    task_time_s: float | None = None   # summed own time of all tasks
+    tasks: int | None = None           # every task instance, those run at once inside their creation included
+    tasks_with_node: int | None = None # instances with a task_root node of their own (deferred ones)
+    task_time_s: float | None = None   # summed own time of the tasks_with_node
     trace_bytes: int = 0               # --trace: the OTF2 archive's size
     trace_events: int = 0              # --trace: events in it
     error: str = ""
@@ -92,10 +95,12 @@ class Row:
 
 def target_for(executable: str, kernel: str, variant: str, threads: int) -> float | None:
     if executable.startswith("npb_"):
-        return NPB_TARGET
+        return WITHIN_NOISE
     for name, target_variant, target_threads, limit in TARGETS:
         if name == kernel and target_variant in (None, variant) and target_threads in (None, threads):
             return limit
+    if executable.startswith("bots_") and kernel != "uts" and variant in CUTOFF_VARIANTS:
+        return WITHIN_NOISE
     return None
 
 
@@ -171,6 +176,20 @@ def task_figures(profile: Profile) -> tuple[int, float]:
     return sum(node.visits for node in task_roots), sum(node.inclusive_s - nested_task_time(node) for node in task_roots)
 
 
+def task_instances(profile: Profile, task_root_visits: int) -> int:
+    """Every task instance of an ompp profile.
+
+    Tasks run at once inside their creation (undeferred, included, or run at
+    once by the OpenMP runtime, as libgomp does once a team has many queued
+    tasks and libomp does in a team of one) have no task_root node; the
+    profile's task table (docs/profile-json.md, "tasks") counts them with the
+    others.  A profile without that table has only the task_root visits.
+    """
+    if not profile.tasks:
+        return task_root_visits
+    return sum(int(entry.get("instances", 0)) for entry in profile.tasks)
+
+
 def read_profile(out_dir: Path, run: Run) -> None:
     """Fills in the profile figures of an instrumented run from the files it left in out_dir."""
     files = [p for p in out_dir.iterdir() if p.name.endswith((".ompp.json", ".ompp.txt"))]
@@ -180,12 +199,14 @@ def read_profile(out_dir: Path, run: Run) -> None:
         run.error = "no .ompp.json profile written"
         return
     try:
-        tasks, task_time = 0, 0.0
+        tasks, with_node, task_time = 0, 0, 0.0
         for path in json_files:
-            count, own = task_figures(ompp_profile.read_profile(path))
-            tasks += count
+            profile = ompp_profile.read_profile(path)
+            count, own = task_figures(profile)
+            tasks += task_instances(profile, count)
+            with_node += count
             task_time += own
-        run.tasks, run.task_time_s = tasks, task_time
+        run.tasks, run.tasks_with_node, run.task_time_s = tasks, with_node, task_time
     except (ompp_profile.ProfileFormatError, ValueError, KeyError, TypeError) as error:
         run.error = f"unreadable profile {json_files[0].name}: {error}"
 
@@ -280,8 +301,8 @@ def summarise(row: Row) -> dict[str, object]:
     instr_s = median([r.time_s for r in row.instrumented]) if row.instrumented else None
     overhead = (instr_s - plain_s) / plain_s * 100.0 if plain_s and instr_s is not None else None
     tasks = median([r.tasks for r in row.instrumented if r.tasks is not None])
-    mean_task_us = median([r.task_time_s / r.tasks * 1e6 for r in row.instrumented
-                           if r.tasks and r.task_time_s is not None])
+    mean_task_us = median([r.task_time_s / r.tasks_with_node * 1e6 for r in row.instrumented
+                           if r.tasks_with_node and r.task_time_s is not None])
     target = target_for(row.executable, row.kernel, row.variant, row.threads)
     traced_s = median([r.time_s for r in row.traced]) if row.traced else None
     bytes_per_event = median([r.trace_bytes / r.trace_events for r in row.traced if r.trace_events])

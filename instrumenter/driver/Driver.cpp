@@ -20,6 +20,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cassert>
 #include <map>
@@ -663,9 +664,25 @@ int Driver::build(const CompilerCommand &Command) {
   }
   if (Options.Verbose)
     describeCompiler(Command);
-  if (Command.mode() == CommandMode::Link)
-    return compileAndLink(Command, Temp->path());
-  return compileEach(Command, Temp->path());
+  const int Status = Command.mode() == CommandMode::Link ? compileAndLink(Command, Temp->path())
+                                                         : compileEach(Command, Temp->path());
+  if (Status != 0)
+    noteFlagsClangRejects(Command);
+  return Status;
+}
+
+void Driver::noteFlagsClangRejects(const CompilerCommand &Command) {
+  // A Makefile written for GCC (-ftree-vectorizer-verbose=2, -fipa-pta, ...)
+  // fails with Clang, ompp's default compiler, with no word of ompp in the
+  // error: say which compiler ran and how to pick GCC.
+  const std::vector<std::string> Unknown =
+      Command.wordsWhere([](const CommandArg &A) { return A.ArgRole == CommandArg::Role::UnknownFlag; });
+  if (Unknown.empty() || !identity(Command).isClang())
+    return;
+  llvm::errs() << fmt::format("ompp-instrument: note: the compiler is {}, which does not know {}; "
+                              "for a build written for GCC let ompp wrap gcc or g++ "
+                              "(--compiler=g++, or OMPP_CC=gcc / OMPP_CXX=g++)\n",
+                              Command.compiler().str(), fmt::join(Unknown, " "));
 }
 
 int Driver::emitSources(const CompilerCommand &Command, llvm::StringRef OutputPath) {

@@ -95,6 +95,9 @@ private:
   std::optional<OpenMPRuntime> openMPRuntime(const CompilerCommand &Command);
   /// --verbose: which compiler and which OpenMP runtime are used.
   void describeCompiler(const CompilerCommand &Command);
+  /// After a failed compile: names the flags Clang does not know when the
+  /// compiler is Clang, and how to let ompp wrap GCC instead.
+  void noteFlagsClangRejects(const CompilerCommand &Command);
   /// An MPI wrapper's include flags for Clang's parse (probed once, see
   /// MPICompiler.h); empty for any other compiler.
   const std::vector<std::string> &mpiParseFlags(const CompilerCommand &Command);

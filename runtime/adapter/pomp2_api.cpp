@@ -479,38 +479,54 @@ TeamPlace team_place() {
 }
 
 // A thread that begins a team it forked itself (the master) asks the OpenMP
-// runtime nothing; any other asks for its place.  The team's size is noted
-// by its threads as their number plus one: every thread of a team begins it,
-// so the last one's is the size.
-template <TeamBegin B = TeamBegin::Alone>
-void begin_team_at(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now, const TeamPlace& place,
+// runtime nothing; any other asks for its place, and its number picks its
+// member of the team's record (ThreadState::parallel_begin, which notes the
+// team's size as the number plus one: every thread of a team begins it, so
+// the last one's is the size).
+// `Worker`: parallel_begin_as_master found the thread not to be the
+// team's master already, so the begin skips that test.
+template <TeamBegin B = TeamBegin::Alone, bool Worker = false>
+void begin_team_at(ThreadState& thread, const RegionRecord& region, ompp::core::Ticks now, const TeamPlace& place,
                    std::uint64_t forker) {
-    if (place.thread_num > 0) m.note_team_size(static_cast<std::uint32_t>(place.thread_num) + 1);
-    ThreadState& thread = m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
-    const RegionRecord& region = region_of(handle, nullptr, K::Parallel);
-    thread.parallel_begin<B>(region, now, {forker, place.level});
+    const ompp::core::TeamPosition position{forker, place.level,
+                                            static_cast<std::uint32_t>(std::max(place.thread_num, 0))};
+    if constexpr (Worker) {
+        thread.parallel_begin_as_worker<B>(region, now, position);
+    } else {
+        thread.parallel_begin<B>(region, now, position);
+    }
     traced(thread, E::TeamBegin, region, now, forker == 0 ? thread.id() : thread.parent_thread());
 }
 
+ThreadState& worker_thread(Measurement& m, const TeamPlace& place) {
+    return m.this_worker([level = place.level] { return ompp::adapter::team_position(level); });
+}
+
 template <TeamBegin B = TeamBegin::Alone>
-[[gnu::noinline]] void begin_team_in_general(Measurement& m, POMP2_Region_handle* handle, ompp::core::Ticks now) {
+[[gnu::noinline]] void begin_team_in_general(Measurement& m, const RegionRecord& region, ompp::core::Ticks now) {
     const TeamPlace place = team_place();
-    begin_team_at<B>(m, handle, now, place, place.forker(place.team_key()));
+    begin_team_at<B>(worker_thread(m, place), region, now, place, place.forker(place.team_key()));
+}
+
+template <TeamBegin B = TeamBegin::Alone>
+[[gnu::noinline]] void begin_team_as_worker(ThreadState& thread, const RegionRecord& region, ompp::core::Ticks now) {
+    const TeamPlace place = team_place();
+    begin_team_at<B, true>(thread, region, now, place, place.forker(place.team_key()));
 }
 
 // The common case's begin of a team at `now`: the master's, or a worker's
 // out of line.
 template <TeamBegin B = TeamBegin::Alone>
-[[gnu::always_inline]] inline void begin_team(const CommonCase& c, POMP2_Region_handle* handle, ompp::core::Ticks now) {
-    if (!c.thread->parallel_begin_as_master<B>(*c.region, now)) begin_team_in_general<B>(*c.measurement, handle, now);
+[[gnu::always_inline]] inline void begin_team(const CommonCase& c, ompp::core::Ticks now) {
+    if (!c.thread->parallel_begin_as_master<B>(*c.region, now)) begin_team_as_worker<B>(*c.thread, *c.region, now);
 }
 
 void parallel_begin(POMP2_Region_handle* handle) {
     if (const CommonCase c = untraced_common_case(handle); c.thread != nullptr) [[likely]]
-        return begin_team(c, handle, c.measurement->now());
+        return begin_team(c, c.measurement->now());
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    begin_team_in_general(*m, handle, m->now());
+    begin_team_in_general(*m, region_of(handle, nullptr, K::Parallel), m->now());
 }
 
 // With deadlock detection, the thread's place and team size are asked of the
@@ -523,7 +539,8 @@ void parallel_begin_watched(POMP2_Region_handle* handle) {
                                 place.thread_num > 0 ? place.thread_num : 0, team_size > 0 ? team_size : 1});
     Measurement* m = gate();
     if (m == nullptr) [[unlikely]] return;
-    begin_team_at(*m, handle, m->now(), place, place.forker(team_key));
+    begin_team_at(worker_thread(*m, place), region_of(handle, nullptr, K::Parallel), m->now(), place,
+                  place.forker(team_key));
 }
 
 // A combined construct's fused calls (pomp2_ompp.h): the common case (the
@@ -542,8 +559,8 @@ void begin_team_entering(POMP2_Region_handle* parallel, POMP2_Region_handle* han
             const auto now = c.measurement->now();
             // The part on the region's own handle (all but `parallel loop`):
             // one event, which may leave the part out (ThreadState::parallel_begin).
-            if (construct == c.region) return begin_team<TeamBegin::WithPart>(c, parallel, now);
-            begin_team(c, parallel, now);
+            if (construct == c.region) return begin_team<TeamBegin::WithPart>(c, now);
+            begin_team(c, now);
             return c.thread->enter(*construct, now);
         }
     }

@@ -147,7 +147,7 @@ ThreadState& Measurement::add_thread() {
     return *threads_.emplace_back(std::make_unique<ThreadState>(*this, id, std::move(counters)));
 }
 
-void Measurement::note_team_size(std::uint32_t size) {
+void Measurement::note_larger_team(std::uint32_t size) {
     std::uint32_t seen = max_team_size_.load(std::memory_order_relaxed);
     while (size > seen && !max_team_size_.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
     }

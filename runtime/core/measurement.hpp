@@ -38,16 +38,19 @@ namespace ompp::core {
 
 struct ForkRecord {
     const Node* node = nullptr;  // null: no fork known for the key
-    Ticks time = 0;
     std::uint32_t thread = 0;
     TeamRecord* team = nullptr;
 };
 
-// One forking thread's latest fork, read by its teams' workers.
+// One forking thread's latest fork, read by its teams' workers.  Neither the
+// fork's time nor anything else of one instance is in it: a fork node keeps
+// its slot's contents from one instance to the next, so the slot's line is
+// written only when another node (or another open instance of a folded one)
+// forks under the key, and each instance's workers read it from their own
+// cache.  The fork's time reaches the master's join instead (TeamMember::begun).
 struct ForkSlot {
     std::atomic<std::uint64_t> key{0};
     std::atomic<const Node*> node{nullptr};
-    std::atomic<Ticks> time{0};
     std::atomic<std::uint32_t> thread{0};
     std::atomic<TeamRecord*> team{nullptr};
 };
@@ -64,8 +67,14 @@ public:
     ForkSlot& claim(std::uint64_t key);
     // The slot of `key`, or null while nothing was published under it.
     const ForkSlot* slot_of(std::uint64_t key) const;
-    static void publish(ForkSlot& slot, const ForkRecord& record) {
-        slot.time.store(record.time, std::memory_order_relaxed);
+    // Stores only what changed: the same fork node forking again leaves
+    // the line shared, as its workers last read it.  `team_grown`: the
+    // record's members were replaced, a change its workers must see too
+    // (they read TeamRecord::members and capacity after this release).
+    static void publish(ForkSlot& slot, const ForkRecord& record, bool team_grown = false) {
+        if (slot.node.load(std::memory_order_relaxed) == record.node &&
+            slot.team.load(std::memory_order_relaxed) == record.team && !team_grown) [[likely]]
+            return;
         slot.thread.store(record.thread, std::memory_order_relaxed);
         slot.team.store(record.team, std::memory_order_relaxed);
         slot.node.store(record.node, std::memory_order_release);
@@ -73,7 +82,6 @@ public:
     static ForkRecord read(const ForkSlot& slot) {
         ForkRecord record;
         record.node = slot.node.load(std::memory_order_acquire);
-        record.time = slot.time.load(std::memory_order_relaxed);
         record.thread = slot.thread.load(std::memory_order_relaxed);
         record.team = slot.team.load(std::memory_order_relaxed);
         return record;
@@ -146,7 +154,9 @@ public:
     bool samples_cpu() const { return clock_.source() != ClockSource::Manual; }
 
     ForkTable& forks() { return forks_; }
-    void note_team_size(std::uint32_t size);
+    void note_team_size(std::uint32_t size) {
+        if (size > max_team_size_.load(std::memory_order_relaxed)) [[unlikely]] note_larger_team(size);
+    }
     std::uint32_t max_team_size() const { return max_team_size_.load(std::memory_order_relaxed); }
 
     // Program end.  stop(): from now on every event is refused, and events
@@ -200,6 +210,7 @@ private:
     // Inline counting switched off and, behind a fence, every thread's
     // untimed cache cleared; returns holding threads_mutex_.
     std::unique_lock<std::mutex> clear_inline_counting();
+    void note_larger_team(std::uint32_t size);
     ThreadState& attach_this_thread(std::uint64_t team_position);
     ThreadState* take_parked(std::uint64_t team_position);
     ThreadState& add_thread();

@@ -11,6 +11,7 @@
 //  - fields marked "owner only" are never read by other threads.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -61,9 +62,9 @@ struct NodeMetrics {
     RelaxedCounter longest;
     RelaxedCounter body;        // bodyT / sectT / singleT
     RelaxedCounter body_count;  // sectC / singleC
+    RelaxedCounter startup;     // startupT
     RelaxedCounter enter;       // enterT
     RelaxedCounter exit;        // exitT
-    RelaxedCounter startup;     // startupT
     RelaxedCounter shutdown;    // shutdwnT
     RelaxedCounter folded_exclusive;  // folded nodes only: time not in other folded nodes
     // Parallel-region bodies whose CPU use was sampled (ThreadState::parallel_begin).
@@ -95,8 +96,10 @@ struct PredecessorEntry {
 
 // The workers of one team instance report where and when their part ended,
 // so that the master can complete their visit at the join: a worker sees no
-// join event.  One record per fork node, reused by every instance of the
-// team; workers append, the master drains.
+// join event.  One record per fork node and open instance (a folded fork
+// node forked again inside its own open instance gets the next one,
+// `nested`), reused by every instance of the team: each worker writes its
+// member, the master drains them.
 //
 // The region's end barrier is the OpenMP runtime's own join barrier (ompp
 // adds none): each thread reports its arrival (its Parallel_end), and the
@@ -109,29 +112,64 @@ struct PredecessorEntry {
 // the worker writes none of the node's visit figures (NodeMetrics' first
 // line, see Node), so at the join the master reads one line per worker that
 // the worker wrote, and writes lines only it writes, instead of taking the
-// node's lines back and forth with the worker every instance.
+// node's lines back and forth with the worker every instance.  Its member
+// is the one of its thread number (known: no read-modify-write on a shared
+// counter), and its startup (fork to begin) is the master's to compute from
+// `begun`, so that the fork's time need not travel to the worker.
+//
+// `node` passes the member between its two threads, in both directions,
+// by the C++ memory model alone (the OpenMP runtime's fork and join barrier
+// order them too, but through synchronisation ompp cannot name, and that
+// ThreadSanitizer does not see in an uninstrumented runtime):
+//  - null: the worker's.  It writes the member only after it read null with
+//    acquire, so the master's reads of the previous report happen before;
+//    it publishes the report by storing its node last, with release;
+//  - not null: the master's.  It reads the report after loading the node
+//    with acquire, and hands the member back by storing null with release
+//    after its last read (at the join, or at the next fork for a report no
+//    join took over).
+// A worker that finds its member still the master's does not wait: it
+// records its visit itself, as a worker without a member does (the runtime
+// never lets that happen: a team's next instance begins after its join).
+// Per instance and worker the member's line goes to the master and back; a
+// numbered worker, not folded, reads no other line written for the instance.
 struct alignas(kCacheLine) TeamMember {
-    std::atomic<Node*> node{nullptr};  // published last (release)
+    std::atomic<Node*> node{nullptr};  // who owns the member (above); the worker's node when the master's
     Node* barrier = nullptr;           // the worker's join-barrier node; null: its barrier was measured explicitly
+    Ticks begun = 0;                   // when `visit` began: the worker's begin, or the fork if it counted its startup
     Ticks end = 0;                     // arrival at the region's end
-    Ticks visit = 0;                   // the region's time on the worker up to its arrival
+    Ticks visit = 0;                   // the region's time on the worker from `begun` up to its arrival
     Ticks body = 0;                    // its body time up to its arrival
     bool outermost = true;             // false: a folded recursive visit (its time is the enclosing visit's)
-    std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (worker writes, before release)
+    std::atomic<Ticks> tasks{0};       // time the worker ran tasks after arriving (written after publication)
 };
+static_assert(sizeof(TeamMember) == kCacheLine);
 struct TeamRecord {
-    // The line the workers read and write at their arrival.
+    // The line the workers read at their begin: written by the master only
+    // when the record grows, and claimed in only by workers that do not
+    // know their thread number (no OpenMP runtime).
     std::unique_ptr<TeamMember[]> members;
-    std::uint32_t capacity = 0;  // written by the master before the fork is published
-    std::atomic<std::uint32_t> reported{0};
-    // The master's own arrival (master only), in a line of its own: the
-    // master writes it while workers arrive.
+    std::uint32_t capacity = 0;  // both written before the fork slot is published (ForkTable::publish's team_grown)
+    std::atomic<std::uint32_t> claimed{0};
+    // The master's own (master only, but a worker that counts its startup
+    // itself reads `forked`), in a line of its own: the master writes it
+    // while workers begin and arrive.
     alignas(kCacheLine) Node* master_barrier = nullptr;
     Ticks master_tasks_at_arrival = 0;
-};
+    // The instance's fork.  Atomic: the fork slot, which would order it, is
+    // not published again for each instance; which instance a worker's
+    // begin belongs to is the OpenMP runtime's to order (ForkTable).
+    std::atomic<Ticks> forked{0};
+    TeamRecord* nested = nullptr;  // owned by the forking thread's state, as Node::team
 
+    // The members an instance's workers may have written: those claimed, and
+    // those below the largest team size noted (numbered workers).
+    std::uint32_t members_in_use(std::uint32_t max_team_size) const {
+        return std::min(capacity, std::max(claimed.load(std::memory_order_acquire), max_team_size - 1));
+    }
+};
 // Cache-line aligned, so that the visit figures (NodeMetrics' first fields:
-// visits to body_count) share no line with the identity, which other events
+// visits to startup) share no line with the identity, which other events
 // of the owner read, nor with the owner-only fields: the figures of a
 // worker's part of a parallel region are written by the master (TeamMember).
 struct alignas(kCacheLine) Node {
@@ -149,14 +187,15 @@ struct alignas(kCacheLine) Node {
     std::atomic<Node*> first_child{nullptr};
     std::atomic<Node*> next_sibling{nullptr};
     std::atomic<PredecessorEntry*> first_predecessor{nullptr};
-    // Fork nodes: the team's end reports (owned by the forking thread).
-    TeamRecord* team = nullptr;
+
+    NodeMetrics metrics;
+
     // Task roots: the largest number of instances of this construct that
     // were active at once on the owning thread (the seed's Table II).
     // Folded nodes: the deepest recursion of the node (visits open at once).
     RelaxedCounter max_active_instances;
-
-    NodeMetrics metrics;
+    // Fork nodes: the team's end reports (owned by the forking thread).
+    TeamRecord* team = nullptr;
 
     // Owner only.
     Node* last_child = nullptr;
@@ -179,12 +218,11 @@ struct alignas(kCacheLine) Node {
     PredecessorEntry* predecessor_list() const { return first_predecessor.load(std::memory_order_acquire); }
 };
 
-// The layout Node's alignment is for: the visit figures in one line, apart
-// from the identity and from what the owner writes at a team's begin.
-static_assert(offsetof(Node, metrics) % kCacheLine + offsetof(NodeMetrics, body_count) < kCacheLine);
+// The layout Node's alignment is for: the visit figures the master writes
+// for a worker at the join (visits to startup) in one line, apart from the
+// identity, which the worker's events read.
+static_assert(offsetof(Node, metrics) % kCacheLine + offsetof(NodeMetrics, startup) < kCacheLine);
 static_assert(offsetof(Node, metrics) / kCacheLine > offsetof(Node, depth) / kCacheLine);
-static_assert((offsetof(Node, metrics) + offsetof(NodeMetrics, startup)) / kCacheLine >
-              (offsetof(Node, metrics) + offsetof(NodeMetrics, body_count)) / kCacheLine);
 
 // Fixed-size blocks, bump allocation, and a free list for recycled objects:
 // after warm-up nothing is allocated.  Owned and used by one thread.

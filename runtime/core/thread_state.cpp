@@ -272,6 +272,12 @@ namespace {
     return {node, measured, outermost};
 }
 
+void ThreadState::pop_left_open(TaskContext& context, Ticks now) {
+    Frame& frame = context.frames.back();
+    if (frame.startup_at_join) count_startup(frame);
+    pop(context, now);
+}
+
 __attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
     Node* node = frame.node;
     node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
@@ -301,7 +307,7 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
             if (left_open->kind == NodeKind::TaskRoot || left_open->kind == NodeKind::TaskStub) break;
             warn(left_open->region, fmt::format("{}: left open, closed at the end of the enclosing {}",
                                                 describe(left_open->region), describe(&region)));
-            pop(context, now);
+            pop_left_open(context, now);
         }
         return frames.size() == i + 1 ? &frames.back() : nullptr;
     }
@@ -465,6 +471,23 @@ void ThreadState::exit_named(std::string_view name, std::string_view file, int l
                               innermost != nullptr ? fmt::format(" (innermost open: {})", describe(innermost)) : ""));
 }
 
+// A folded fork node may be forked again inside its own open instance (a
+// parallel region in a deep recursion): the outer team's workers may still
+// report into their record, so each open instance has one of its own.
+[[gnu::always_inline]] inline TeamRecord& ThreadState::team_record(Node& node) {
+    if (node.active_instances <= 1 && node.team != nullptr) [[likely]] return *node.team;
+    return nested_team_record(node);
+}
+
+__attribute__((noinline)) TeamRecord& ThreadState::nested_team_record(Node& node) {
+    TeamRecord** record = &node.team;
+    for (std::uint32_t open = node.active_instances;; --open) {
+        if (*record == nullptr) [[unlikely]] *record = teams_.emplace_back(std::make_unique<TeamRecord>()).get();
+        if (open <= 1) [[likely]] return **record;
+        record = &(*record)->nested;
+    }
+}
+
 void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key, std::uint32_t team_size,
                        TaskHandle* old_task) {
     const EventScope event(*this);
@@ -478,28 +501,32 @@ void ThreadState::fork(const RegionRecord& region, Ticks now, std::uint64_t key,
     }
     Frame& frame = push(*current_, NodeKind::Region, region, now);
     frame.fork_pending = true;
-    Node* node = frame.node;
     // The previous instance of this team was joined: its record is free.
     constexpr std::uint32_t kDefaultTeam = 8;
+    TeamRecord& team = team_record(*frame.node);
+    frame.team = &team;
     const std::uint32_t wanted = std::max(team_size, kDefaultTeam);
-    if (node->team == nullptr) node->team = teams_.emplace_back(std::make_unique<TeamRecord>()).get();
-    TeamRecord& team = *node->team;
-    // A folded fork node may be forked again inside its own open instance
-    // (a parallel region in a deep recursion): the outer team's workers may
-    // still report into the record, so it is neither replaced nor reset.
-    if (node->active_instances <= 1) {
-        if (team.capacity < wanted) {
-            team.members = std::make_unique<TeamMember[]>(wanted);
-            team.capacity = wanted;
-        }
-        team.reported.store(0, std::memory_order_relaxed);
-        team.master_barrier = nullptr;
+    const bool grown = team.capacity < wanted;
+    if (grown) [[unlikely]] {
+        team.members = std::make_unique<TeamMember[]>(wanted);
+        team.capacity = wanted;
     }
+    // Reports that no join took over (the fork frame was closed without one)
+    // are not this instance's: their members go back to their workers (see
+    // TeamMember).  All in lines the master read last.
+    for (std::uint32_t i = 0, used = team.members_in_use(measurement_.max_team_size()); i < used; ++i) {
+        if (team.members[i].node.load(std::memory_order_relaxed) != nullptr) [[unlikely]]
+            team.members[i].node.store(nullptr, std::memory_order_release);
+    }
+    if (team.claimed.load(std::memory_order_relaxed) != 0) [[unlikely]]
+        team.claimed.store(0, std::memory_order_relaxed);
+    team.master_barrier = nullptr;
+    team.forked.store(now, std::memory_order_relaxed);
     arrival_slot_ = nullptr;
     if (team_size == 1) return;
     if (own_fork_slot_.slot == nullptr || own_fork_slot_.key != key) [[unlikely]]
         own_fork_slot_ = {key, &measurement_.forks().claim(key)};
-    ForkTable::publish(*own_fork_slot_.slot, ForkRecord{node, now, id_, &team});
+    ForkTable::publish(*own_fork_slot_.slot, ForkRecord{frame.node, id_, &team}, grown);
 }
 
 [[gnu::always_inline]] inline bool ThreadState::begin_own_team(const RegionRecord& region, Ticks now,
@@ -560,24 +587,59 @@ template <TeamBegin B>
 void ThreadState::parallel_begin(const RegionRecord& region, Ticks now, const TeamPosition& position) {
     const EventScope event(*this);
     if (event.refused() || begin_own_team(region, now, B)) [[unlikely]] return;
+    begin_worker_part<B>(region, now, position);
+}
+template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
+template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
+
+template <TeamBegin B>
+void ThreadState::parallel_begin_as_worker(const RegionRecord& region, Ticks now, const TeamPosition& position) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    begin_worker_part<B>(region, now, position);
+}
+template void ThreadState::parallel_begin_as_worker<TeamBegin::Alone>(const RegionRecord&, Ticks,
+                                                                      const TeamPosition&);
+template void ThreadState::parallel_begin_as_worker<TeamBegin::WithPart>(const RegionRecord&, Ticks,
+                                                                         const TeamPosition&);
+
+template <TeamBegin B>
+[[gnu::always_inline]] inline void ThreadState::begin_worker_part(const RegionRecord& region, Ticks now,
+                                                                  const TeamPosition& position) {
     TaskContext& context = *current_;
     arrival_slot_ = nullptr;
+    // The team's size, as far as it is seen (every thread of a team begins
+    // it): the master's join reads the members below it.
+    if (position.thread_num > 0) [[likely]] measurement_.note_team_size(position.thread_num + 1);
     if (team_fork_slot_.slot == nullptr || team_fork_slot_.key != position.parent_key) [[unlikely]]
         team_fork_slot_ = {position.parent_key, measurement_.forks().slot_of(position.parent_key)};
     const ForkRecord fork = team_fork_slot_.slot != nullptr ? ForkTable::read(*team_fork_slot_.slot) : ForkRecord{};
     team_level_.store(position.level, std::memory_order_relaxed);
     if (fork.node != nullptr) parent_thread_.store(fork.thread, std::memory_order_relaxed);
-    const Ticks start = fork.node != nullptr && fork.time <= now ? fork.time : now;
-    Frame& frame = push(context, NodeKind::Region, region, start, fork.node);
+    Frame& frame = push(context, NodeKind::Region, region, now, fork.node);
     frame.worker = true;
-    frame.team = fork.team;
-    frame.node->metrics.startup.add(now - start);
     frame.phase_mark = now;
+    if (TeamRecord* team = fork.node != nullptr ? fork.team : nullptr) [[likely]] {
+        frame.team = team;
+        frame.member = position.thread_num > 0 ? position.thread_num - 1
+                                               : team->claimed.fetch_add(1, std::memory_order_relaxed);
+        // The startup is the master's to add at the join, where it knows the
+        // fork's time, unless this visit is recorded here: without a member,
+        // or folded (its time is then the enclosing folded frame's too).
+        frame.startup_at_join = frame.member < team->capacity && !frame.folded && &frame != &overflow_frame_;
+        if (!frame.startup_at_join) [[unlikely]] count_startup(frame);
+    }
     begin_body_sample(frame, now);
     if (B == TeamBegin::WithPart) begin_part(frame, region, now);
 }
-template void ThreadState::parallel_begin<TeamBegin::Alone>(const RegionRecord&, Ticks, const TeamPosition&);
-template void ThreadState::parallel_begin<TeamBegin::WithPart>(const RegionRecord&, Ticks, const TeamPosition&);
+
+__attribute__((noinline)) void ThreadState::count_startup(Frame& frame) {
+    frame.startup_at_join = false;
+    const Ticks forked = frame.team->forked.load(std::memory_order_relaxed);
+    if (forked > frame.entered) return;
+    frame.node->metrics.startup.add(frame.entered - forked);
+    frame.entered = forked;
+}
 
 __attribute__((noinline)) void ThreadState::start_cpu_sample(Frame& frame, Ticks now) {
     frame.node->body_begun = true;
@@ -629,32 +691,32 @@ void ThreadState::exit_part(const RegionRecord& part, Ticks now) {
     frame->phase_mark = now;
     if (!frame->worker) {
         frame->node->metrics.body.add(body);
-        if (TeamRecord* team = frame->node->team) {
+        if (TeamRecord* team = frame->team) {
             team->master_barrier = barrier;
             team->master_tasks_at_arrival = task_time_;
         }
         return;
     }
     // A worker's part of the region ends here; it sees no join, so it hands
-    // its figures to the master, who completes its visit (barrier wait,
-    // shutdown) at the join and records it (see TeamMember).
-    TeamRecord* team = frame->team;
+    // its figures to the master, who completes its visit (startup, barrier
+    // wait, shutdown) at the join and records it (see TeamMember).
+    TeamMember* member = member_to_write(*frame);
+    if (member == nullptr && frame->startup_at_join) [[unlikely]]
+        count_startup(*frame);
+    const Ticks begun = frame->entered;
     const Visit visit = leave(*current_, now);
-    if (team != nullptr) {
-        const std::uint32_t slot = team->reported.fetch_add(1, std::memory_order_acq_rel);
-        if (slot < team->capacity) {
-            TeamMember& member = team->members[slot];
-            member.barrier = barrier;
-            member.end = now;
-            member.visit = visit.measured;
-            member.body = body;
-            member.outermost = visit.outermost;
-            member.tasks.store(0, std::memory_order_relaxed);
-            member.node.store(visit.node, std::memory_order_release);
-            arrival_slot_ = &member;
-            tasks_at_arrival_ = task_time_;
-            return;
-        }
+    if (member != nullptr) [[likely]] {
+        member->barrier = barrier;
+        member->begun = begun;
+        member->end = now;
+        member->visit = visit.measured;
+        member->body = body;
+        member->outermost = visit.outermost;
+        member->tasks.store(0, std::memory_order_relaxed);
+        member->node.store(visit.node, std::memory_order_release);
+        arrival_slot_ = member;
+        tasks_at_arrival_ = task_time_;
+        return;
     }
     visit.node->metrics.body.add(body);
     record(visit.node->metrics, visit.measured, visit.outermost);
@@ -683,6 +745,16 @@ Node* ThreadState::join_barrier(Frame& frame, const RegionRecord& region) {
     return barrier;
 }
 
+[[gnu::always_inline]] inline TeamMember* ThreadState::member_to_write(const Frame& frame) {
+    TeamRecord* team = frame.team;
+    if (team == nullptr || frame.member >= team->capacity) [[unlikely]] return nullptr;
+    TeamMember& member = team->members[frame.member];
+    // Acquire: the master's reads of this member's previous report happen
+    // before the writes of this one (see TeamMember).
+    if (member.node.load(std::memory_order_acquire) != nullptr) [[unlikely]] return nullptr;
+    return &member;
+}
+
 void ThreadState::record_join_wait(Node& barrier, Node& part, Ticks waited) {
     barrier.metrics.record_visit(waited);
     // The wait of a worksharing construct's barrier at the join is part of
@@ -692,34 +764,40 @@ void ThreadState::record_join_wait(Node& barrier, Node& part, Ticks waited) {
 
 void ThreadState::complete_team(Frame& frame, Ticks now) {
     NodeMetrics& own = frame.node->metrics;
-    TeamRecord* team = frame.node->team;
+    TeamRecord* team = frame.team;
     if (team == nullptr) {
         own.shutdown.add(elapsed(frame.phase_mark, now));
         return;
     }
     // Every thread arrived before the join (the OpenMP runtime's join
     // barrier); the barrier released the team when the last one arrived.
-    const std::uint32_t reported = std::min(team->reported.load(std::memory_order_acquire), team->capacity);
+    // Workers that know their number wrote the member below it: every
+    // worker noted its team's size before it arrived.
+    const std::uint32_t members = team->members_in_use(measurement_.max_team_size());
     Ticks latest = frame.phase_mark;
-    for (std::uint32_t i = 0; i < reported; ++i) {
+    for (std::uint32_t i = 0; i < members; ++i) {
         if (team->members[i].node.load(std::memory_order_acquire) != nullptr) {
             latest = std::max(latest, team->members[i].end);
         }
     }
     // A thread's wait: from its arrival to the last arrival, less the tasks
-    // it ran meanwhile.  Workers' nodes are written only here, by the master.
+    // it ran meanwhile.  Workers' nodes are written only here, by the master,
+    // each visit from the fork (frame.entered): the worker's startup, then
+    // its part up to its arrival.
     // The last arrival releases the workers, so a worker's part ends there:
     // the rest up to the join is the master's shutdown.  Its wait is its
     // exitBarT, or, when the region's barrier was measured before its end
     // (OPARI2's explicit barrier), its shutdown; a thread's overheads thus
     // never exceed its part of the region.
     const auto wait = [latest](Ticks arrival, Ticks tasks) { return elapsed(arrival + tasks, latest); };
-    for (std::uint32_t i = 0; i < reported; ++i) {
+    for (std::uint32_t i = 0; i < members; ++i) {
         TeamMember& member = team->members[i];
-        Node* worker = member.node.exchange(nullptr, std::memory_order_acq_rel);
+        Node* worker = member.node.load(std::memory_order_acquire);
         if (worker == nullptr) continue;
         const Ticks waited = wait(member.end, member.tasks.load(std::memory_order_relaxed));
-        record(worker->metrics, member.visit + waited, member.outermost);
+        const Ticks startup = elapsed(frame.entered, member.begun);
+        record(worker->metrics, startup + member.visit + waited, member.outermost);
+        if (startup != 0) worker->metrics.startup.add(startup);
         if (member.barrier != nullptr) {
             worker->metrics.body.add(member.body + waited);
             record_join_wait(*member.barrier, *worker, waited);
@@ -727,8 +805,9 @@ void ThreadState::complete_team(Frame& frame, Ticks now) {
             worker->metrics.body.add(member.body);
             worker->metrics.shutdown.add(waited);
         }
+        // The member back to its worker, after the last read of it.
+        member.node.store(nullptr, std::memory_order_release);
     }
-    team->reported.store(0, std::memory_order_relaxed);
     if (Node* barrier = std::exchange(team->master_barrier, nullptr)) {
         const Ticks waited = wait(frame.phase_mark, task_time_ - team->master_tasks_at_arrival);
         record_join_wait(*barrier, *frame.node, waited);
@@ -1215,7 +1294,7 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
         if (left_open->kind != NodeKind::TaskRoot && left_open->kind != NodeKind::TaskStub) {
             warn(left_open->region, fmt::format("{}: {}", describe(left_open->region), why));
         }
-        pop(context, now);
+        pop_left_open(context, now);
     }
 }
 

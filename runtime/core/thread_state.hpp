@@ -84,7 +84,7 @@ struct Frame {
     Ticks suspended_at_enter;  // the context's suspended_total at entry
     Node* last_exited_child = nullptr;
     TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
-    TeamRecord* team = nullptr;                // worker frame: where to report its end
+    TeamRecord* team = nullptr;                // worker frame: where to report its end; fork frame: its record
     bool fork_pending = false;  // forked here, team body not begun yet
     bool worker = false;        // this thread joined someone else's team here
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
@@ -92,6 +92,8 @@ struct Frame {
     bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
     bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
     bool part_elided = false;   // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
+    bool startup_at_join = false;  // worker frame: entered at its begin, the master adds the startup at the join
+    std::uint32_t member = 0;   // worker frame: its member in the team record (capacity or more: none)
     Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
@@ -214,6 +216,9 @@ struct TaskContext {
 struct TeamPosition {
     std::uint64_t parent_key = 0;  // identity of the thread that forked the team
     int level = 0;
+    // Its number in the team (omp_get_thread_num); 0: not known (no OpenMP
+    // runtime), it then claims a member of the team's record.
+    std::uint32_t thread_num = 0;
 };
 
 // What a team's begin event stands for: the begin alone, or the begin and
@@ -318,6 +323,10 @@ public:
     // for its position and calls parallel_begin.
     template <TeamBegin B = TeamBegin::Alone>
     bool parallel_begin_as_master(const RegionRecord& region, Ticks now);
+    // parallel_begin on a thread that parallel_begin_as_master found not to
+    // be the master, without that test again.
+    template <TeamBegin B = TeamBegin::Alone>
+    void parallel_begin_as_worker(const RegionRecord& region, Ticks now, const TeamPosition& position);
     void parallel_end(const RegionRecord& region, Ticks now);
     // The fused exit of a combined construct's part and the team's end
     // (POMP2_For_exit_parallel_end/_Sections_...): exit(part) and
@@ -532,6 +541,13 @@ private:
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
     void pop(TaskContext& context, Ticks now);
+    // pop() of a frame that ends without its end event (left open inside
+    // an enclosing region, or at program end): a worker's team frame, which
+    // no join will complete, counts its startup first.
+    void pop_left_open(TaskContext& context, Ticks now);
+    // A worker's team frame entered at its begin now begins at its team's
+    // fork (unless later), its startup counted on its node.
+    void count_startup(Frame& frame);
     // pop() without recording the visit: for a worker's part of a parallel
     // region, whose visit the master completes at the join.
     struct Visit {
@@ -543,6 +559,13 @@ private:
     // parallel_begin's part on the master (see parallel_begin_as_master),
     // inside the caller's event scope: false on a worker.
     bool begin_own_team(const RegionRecord& region, Ticks now, TeamBegin begin);
+    // A worker's member of its team record (Frame::member) at the end of
+    // its part, if the worker may write it (see TeamMember); null: none, or
+    // still the master's.
+    TeamMember* member_to_write(const Frame& frame);
+    // parallel_begin's part on a worker, inside the caller's event scope.
+    template <TeamBegin B>
+    void begin_worker_part(const RegionRecord& region, Ticks now, const TeamPosition& position);
     // TeamBegin::WithPart: the part of the region whose team frame `team`
     // (the innermost) has just begun, entered or marked elided.
     void begin_part(Frame& team, const RegionRecord& region, Ticks now);
@@ -554,6 +577,10 @@ private:
     Frame& enter_part(const RegionRecord& region, Ticks now);
     // fork() inside the innermost frame, a team frame whose part is elided.
     void enter_elided_part(const RegionRecord& region, Ticks now);
+    // The team record of the instance of fork node `node` forked now (see
+    // fork); a nested open instance's, or a new one, out of line.
+    TeamRecord& team_record(Node& node);
+    TeamRecord& nested_team_record(Node& node);
     // parallel_end inside the caller's event scope.
     void end_team_in_scope(const RegionRecord& region, Ticks now);
     // At a parallel region's end: the node of this thread's wait in the

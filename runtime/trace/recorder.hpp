@@ -86,21 +86,20 @@ inline constexpr Word kEpochCode = kEventMask;  // not an Event
 inline constexpr std::uint64_t kNoEpoch = ~std::uint64_t{0};
 static_assert(static_cast<Word>(Event::LockRelease) < kEpochCode);
 
-inline constexpr bool carries_task(Event event) {
-    return event == Event::TaskCreate || event == Event::TaskBegin || event == Event::BarrierLeave ||
-           event == Event::SchedulingLeave || event == Event::Resume;
-}
+// The events whose record carries a value (a second word), as a set of
+// bits: one test where the event is not a constant (the general paths'
+// records, the decoder).  Those that carry a task are among them.
+inline constexpr std::uint32_t event_bit(Event event) { return std::uint32_t{1} << static_cast<unsigned>(event); }
+inline constexpr std::uint32_t kTaskEvents = event_bit(Event::TaskCreate) | event_bit(Event::TaskBegin) |
+                                             event_bit(Event::BarrierLeave) | event_bit(Event::SchedulingLeave) |
+                                             event_bit(Event::Resume);
+inline constexpr std::uint32_t kValueEvents = kTaskEvents | event_bit(Event::Fork) | event_bit(Event::TeamBegin) |
+                                              event_bit(Event::LockRequest) | event_bit(Event::LockAcquire) |
+                                              event_bit(Event::LockRelease);
+static_assert(static_cast<unsigned>(Event::LockRelease) < 32);
 
-inline constexpr bool carries_value(Event event) {
-    // One bit test where the event is not a constant (the general paths'
-    // records, the decoder).
-    constexpr auto bit = [](Event e) { return std::uint32_t{1} << static_cast<unsigned>(e); };
-    constexpr std::uint32_t kWithValue = bit(Event::TaskCreate) | bit(Event::TaskBegin) | bit(Event::BarrierLeave) |
-                                         bit(Event::SchedulingLeave) | bit(Event::Resume) | bit(Event::Fork) |
-                                         bit(Event::TeamBegin) | bit(Event::LockRequest) |
-                                         bit(Event::LockAcquire) | bit(Event::LockRelease);
-    return (kWithValue >> static_cast<unsigned>(event) & 1) != 0;
-}
+inline constexpr bool carries_task(Event event) { return (kTaskEvents & event_bit(event)) != 0; }
+inline constexpr bool carries_value(Event event) { return (kValueEvents & event_bit(event)) != 0; }
 
 // Regions from this id on record as 0 (none), by the slow path.
 inline constexpr std::uint32_t kNoRegion = 1U << kRegionBits;

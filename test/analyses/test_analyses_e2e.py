@@ -217,6 +217,26 @@ class Oversubscription(unittest.TestCase):
         self.assertEqual(found["ImbalanceInParallelLoop"]["region"], region_id(profile, "LOOP"))
 
 
+class TeamHandOver(unittest.TestCase):
+    """Consecutive parallel regions, the fork node changing and not, teams of every size
+    (docs/runtime.md, "The team hand-over's order"): every thread's visit of every instance is
+    counted, and under ThreadSanitizer (the tsan preset) no race between a worker's report and
+    the master's reading of the previous one."""
+
+    def test_every_instance_of_every_thread_is_counted(self):
+        threads, rounds = 4, 60
+        profile, _, _ = run_profiled("team_handover", [str(rounds)], threads=threads)
+        by_line = {r["first_line"]: r["id"] for r in profile["regions"] if r["kind"] == "PARALLEL"}
+        ((a_node,), (b_node,)) = (nodes_of(profile, by_line[line]) for line in (30, 40))
+        sizes = [2 + r % (threads - 1) for r in range(rounds)]
+        # A thread's ompp id is not its OpenMP number (libgomp may give a number to another of its
+        # threads when a team shrinks and grows again): the master's visits, and all the others'.
+        for node, instances, visits in ((a_node, 2 * rounds, 2 * sum(sizes)), (b_node, rounds, threads * rounds)):
+            by_thread = {t["thread"]: t["visits"] for t in node["threads"]}
+            self.assertEqual(by_thread[0], instances, by_thread)
+            self.assertEqual(sum(by_thread.values()), visits, by_thread)
+
+
 class Snapshots(unittest.TestCase):
 
     def test_periodic_and_labelled_snapshots_are_cumulative_and_ordered(self):
