@@ -56,9 +56,9 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
  * ompp-instrument then leaves out POMP2_Task_create_end / POMP2_Taskwait_end,
  * so that a task or taskwait below a BOTS-style `if` or `final` cut-off
  * makes one call into libompp, not two.  Calling the end anyway is harmless.
- * (The top four bits: not negative, bit 62 set, bit 60 clear, bit 61 any;
- * one shift, mask and compare.) */
-#define POMP2_UNTIMED_DONE(pomp2_old_task) ((((__UINT64_TYPE__)(pomp2_old_task) >> 60) & 0xDu) == 4u)
+ * (Such values are negative, and only they: a sign test, which the compiler
+ * folds into the load of the variable.) */
+#define POMP2_UNTIMED_DONE(pomp2_old_task) ((POMP2_Task_handle)(pomp2_old_task) < 0)
 void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);
@@ -73,13 +73,13 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
  * its innermost open region) and up to four constructs counted there, each
  * with its call-path node.  While nothing else happens on the thread (every
  * libompp event clears `mode`), an untimed visit of one of them is counted
- * in the slot itself: one more visit, and one more after the construct
- * counted before (`last`).  libompp adds what the slots counted to the
- * nodes at the thread's next event, or when a profile is built on the
- * thread, or at the end of the measurement: the node's visits and included
- * instances (a creation), its control flow from the node counted before,
- * and the node left last on the call path, as its own untimed visits count
- * them, so the profile shows the same.  (A snapshot that another thread
+ * in the slot itself: one more after the construct counted before (`last`),
+ * the slot's visits being the sum of those counts.  libompp adds what the
+ * slots counted to the nodes at the thread's next event, or when a profile
+ * is built on the thread, or at the end of the measurement: the node's
+ * visits and included instances (a creation), its control flow from the
+ * node counted before, and the node left last on the call path, as its own
+ * untimed visits count them, so the profile shows the same.  (A snapshot that another thread
  * takes meanwhile shows them from that point on, as it shows a region's
  * visit once the region ends.)  Anything else (the first visit of a
  * construct there, a task that will be deferred or is the outermost final
@@ -96,7 +96,8 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
  * library reaches the thread's pointer through __tls_get_addr, still without
  * a call into libompp's events. */
 #define POMP2_UNTIMED_SLOTS 4
-/* mode: what the thread may count in the instrumented code now. */
+/* mode: what the thread may count in the instrumented code now (bits
+ * above these: libompp's own, allowing nothing). */
 #define POMP2_UNTIMED_UNDEFERRED 1u /* a task whose if and final are false */
 #define POMP2_UNTIMED_ANY_TASK 2u   /* any task (created inside a final task) */
 #define POMP2_UNTIMED_TASKWAIT 4u   /* a taskwait: it has nothing to wait for */
@@ -105,8 +106,9 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
 typedef struct POMP2_Untimed_slot {
     const POMP2_Region_handle* handle; /* the construct counted here; 0: none */
     void* node;                        /* its call-path node (libompp's) */
-    __UINT64_TYPE__ visits;            /* untimed visits counted here, not yet added to the node */
-    __UINT64_TYPE__ after[POMP2_UNTIMED_SLOTS]; /* of them, those after slot i's construct */
+    /* The untimed visits counted here and not yet added to the node, by the
+     * slot counted before each (their sum: the visits). */
+    __UINT64_TYPE__ after[POMP2_UNTIMED_SLOTS];
 } POMP2_Untimed_slot;
 
 /* A deferred task's creation that its end may close in the instrumented code
@@ -141,7 +143,9 @@ typedef struct POMP2_Untimed_cache {
     POMP2_Open_creation creation;
 } POMP2_Untimed_cache;
 
-/* The calling thread's cache, or null before its first event. */
+/* The calling thread's cache; never null: before the thread's first event
+ * (and after its state is released) an empty cache, which knows no
+ * construct, so the inline forms test no pointer. */
 extern __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread;
 
 /* POMP2_Task_create_begin_final and POMP2_Taskwait_begin, the cache filled
@@ -170,7 +174,6 @@ POMP2_INLINE int POMP2_Untimed_counted(POMP2_Untimed_cache* cache, unsigned need
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     allowed = (__atomic_load_n(&cache->mode, __ATOMIC_RELAXED) & needed) != 0;
     if (allowed) {
-        ++counted->visits;
         ++counted->after[cache->last];
         cache->last = slot;
     }
@@ -188,9 +191,8 @@ POMP2_INLINE void POMP2_Task_create_begin_fast(POMP2_Region_handle* pomp2_handle
 #ifndef POMP2_NO_INLINE_COUNTS
     POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
-    if (cache != 0 && POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK
-                                                                            : POMP2_UNTIMED_UNDEFERRED,
-                                            pomp2_handle, slot)) {
+    if (POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK : POMP2_UNTIMED_UNDEFERRED,
+                              pomp2_handle, slot)) {
         *pomp2_new_task = POMP2_UNTIMED_TASK;
         *pomp2_old_task = cache->marker;
         return;
@@ -206,7 +208,7 @@ POMP2_INLINE void POMP2_Taskwait_begin_fast(POMP2_Region_handle* pomp2_handle, P
 #ifndef POMP2_NO_INLINE_COUNTS
     POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
-    if (cache != 0 && POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot)) {
+    if (POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot)) {
         *pomp2_old_task = cache->marker;
         return;
     }
@@ -262,7 +264,7 @@ POMP2_INLINE void POMP2_Task_create_end_fast(POMP2_Region_handle* pomp2_handle, 
     if (POMP2_UNTIMED_DONE(pomp2_old_task)) return;
 #ifndef POMP2_NO_INLINE_COUNTS
     cache = POMP2_Untimed_cache_of_thread;
-    if (cache != 0 && cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
+    if (cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
         POMP2_Creation_closed(cache))
         return;
 #endif

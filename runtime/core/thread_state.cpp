@@ -314,7 +314,9 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
-[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
+template <bool kEndsInlineCounting>
+[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread,
+                                                                  std::bool_constant<kEndsInlineCounting>)
     : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
     thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
     const Measurement& measurement = thread.measurement_;
@@ -323,8 +325,15 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     // Whatever the event changes, the instrumented code counts nothing
     // until an untimed visit fills the cache again; what it counted comes
     // first.
-    thread.forget_untimed_visits();
-    if (!refused_) thread.add_untimed_counts();
+    if constexpr (kEndsInlineCounting) {
+        if (const unsigned mode = thread.inline_mode(); mode != 0) [[unlikely]]
+            thread.end_inline_counting(mode, refused_);
+    }
+}
+
+void ThreadState::end_inline_counting(unsigned mode, bool refused) {
+    shared(untimed_cache_.mode).store(0, std::memory_order_relaxed);
+    if (!refused && slots_may_hold_counts(mode)) add_slot_counts();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -380,11 +389,14 @@ void ThreadState::end_body(const RegionRecord& region, Ticks now) { body_step<Bo
 // The construct is usually the innermost open one: found and updated
 // without a call, the event needs no stack frame (a critical section's
 // body begin and end run while it is held, delaying every thread waiting
-// for it).  Anything else takes the event again, out of line.
+// for it).  Anything else takes the event again, out of line; so do
+// counts of the instrumented code in the untimed cache, added by that
+// event's scope (a call here would need the frame).
 template <ThreadState::BodyStep S>
 [[gnu::always_inline]] inline void ThreadState::body_step(const RegionRecord& region, Ticks now) {
     {
-        const EventScope event(*this);
+        if (inline_mode() != 0) [[unlikely]] return body_step_in_general<S>(region, now);
+        const EventScope event(*this, EventScope::kInlineModeSeenClear);
         if (event.refused()) [[unlikely]] return;
         TaskContext& context = *current_;
         if (!context.frames.empty() && context.dropped_levels == 0) [[likely]] {
@@ -1066,8 +1078,7 @@ void ThreadState::remember_untimed_visit(TaskContext& context, Node* node, Untim
         untimed_creation_[index] = creation;
     }
     cache.last = index;
-    cache.marker = context.handle | kUntimedBit;
-    untimed_slots_filled_ = true;
+    cache.marker = context.handle | kUntimedBit | kUntimedDoneBit;
     // What the next untimed visits may be: creations once this context ran
     // untimed tasks, and a taskwait while one has nothing to wait for (the
     // visit just counted changed neither, nor will the inline ones).
@@ -1083,29 +1094,27 @@ void ThreadState::remember_untimed_visit(TaskContext& context, Node* node, Untim
 // inline creations): unrolled, the rare lookup of a new edge out of line.
 void ThreadState::add_slot_counts() {
     POMP2_Untimed_cache& cache = untimed_cache_;
-    // The instrumented code counts on only while the mode allows it (not
-    // after an event, which cleared it): until the cache is filled again.
-    untimed_slots_filled_ = shared(cache.mode).load(std::memory_order_relaxed) != 0;
     bool counted = false;
 #pragma GCC unroll 4
     for (unsigned index = 0; index < POMP2_UNTIMED_SLOTS; ++index) {
         POMP2_Untimed_slot& slot = cache.slots[index];
-        const std::uint64_t visits = std::exchange(slot.visits, 0);
-        if (visits == 0) continue;
-        counted = true;
-        Node* const node = static_cast<Node*>(slot.node);
-        node->metrics.visits.add(visits);
-        if (untimed_creation_[index]) node->metrics.body_count.add(visits);
+        std::uint64_t visits = 0;
 #pragma GCC unroll 4
         for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
             const std::uint64_t after = std::exchange(slot.after[before], 0);
             if (after == 0) continue;
+            visits += after;
             if (PredecessorEntry* edge = untimed_edges_[index][before]) [[likely]] {
                 edge->count.add(after);
             } else {
                 add_first_slot_edge(index, before, after);
             }
         }
+        if (visits == 0) continue;
+        counted = true;
+        Node* const node = static_cast<Node*>(slot.node);
+        node->metrics.visits.add(visits);
+        if (untimed_creation_[index]) node->metrics.body_count.add(visits);
     }
     // The node left last: the one counted last.
     if (counted) *reinterpret_cast<Node**>(cache.last_exited) = static_cast<Node*>(cache.slots[cache.last].node);
@@ -1169,13 +1178,15 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
     if (final_clause && !in_final_task(context)) {
         ++context.final_open;
         marker |= kUntimedFinalBit;
+    } else {
+        marker |= kUntimedDoneBit;
     }
     if (old_task != nullptr) *old_task = marker;
     if (untimed_key != nullptr) remember_untimed_visit(context, node, {untimed_key, clauses.untimed_slot}, true);
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
-    const TaskHandle task = marker & ~(kUntimedBit | kUntimedFinalBit);
+    const TaskHandle task = marker & ~(kUntimedDoneBit | kUntimedBit | kUntimedFinalBit);
     // Nothing ran in between, or what did switched back: as resume() finds
     // it, without a clock read.
     if (current_->handle != task) [[unlikely]] resume(task, measurement_.now());
@@ -1206,7 +1217,7 @@ TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot s
     }
     Node* const node = count_untimed_visit(context, NodeKind::Region, region);
     if (slot.handle != nullptr) remember_untimed_visit(context, node, slot, false);
-    return context.handle | kUntimedBit;
+    return context.handle | kUntimedBit | kUntimedDoneBit;
 }
 
 void ThreadState::end_taskwait_untimed(TaskHandle marker) {
@@ -1320,7 +1331,9 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
 
 void ThreadState::close_open_regions(Ticks now) {
     constexpr std::string_view kWhy = "still open at program end; closed then";
-    add_untimed_counts();
+    // What the instrumented code counted since the thread's last event (the
+    // thread counts no more: stop() cleared its mode and waited for it).
+    add_slot_counts();
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.
     while (!active_.empty()) {
