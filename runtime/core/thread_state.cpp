@@ -1098,6 +1098,10 @@ void ThreadState::add_slot_counts() {
 #pragma GCC unroll 4
     for (unsigned index = 0; index < POMP2_UNTIMED_SLOTS; ++index) {
         POMP2_Untimed_slot& slot = cache.slots[index];
+        // Usually nothing, when an event follows the call that filled the
+        // cache: one test for the slot, no stores.
+        static_assert(POMP2_UNTIMED_SLOTS == 4);
+        if ((slot.after[0] | slot.after[1] | slot.after[2] | slot.after[3]) == 0) continue;
         std::uint64_t visits = 0;
 #pragma GCC unroll 4
         for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
@@ -1110,7 +1114,6 @@ void ThreadState::add_slot_counts() {
                 add_first_slot_edge(index, before, after);
             }
         }
-        if (visits == 0) continue;
         counted = true;
         Node* const node = static_cast<Node*>(slot.node);
         node->metrics.visits.add(visits);
