@@ -5,7 +5,8 @@
 SYNOPSIS
     benchmarks/construct-overhead.py [--ompp-build DIR] [--compilers gcc,clang]
                                      [--threads 1,2] [--runs N] [--time SECONDS]
-                                     [--ompp-env NAME=VALUE]... [--csv FILE]
+                                     [--ompp-env NAME=VALUE]... [--floor]
+                                     [--csv FILE]
 
 DESCRIPTION
     Builds benchmarks/epcc/construct_overhead.c twice per compiler, plainly
@@ -19,6 +20,13 @@ DESCRIPTION
     the overhead issue for 2 threads.  The machine's load average is printed
     before and after: on a shared machine the figures are only as good as it.
 
+    With --floor, the instrumented program also runs with
+    benchmarks/epcc/clock_floor.c preloaded: its critical and lock events are
+    one clock read each and nothing else, the four reads per instance ompp
+    needs.  The column `floor ns` is what those reads alone add to CRITICAL
+    and LOCK (the same median, interleaved): the least a profiler that times
+    waiting and holding separately can add on this machine.
+
 OPTIONS
     --ompp-build DIR   the ompp build tree with bin/ompp-cc (default: build)
     --compilers LIST   gcc (gcc-12 and libgomp), clang (clang-16 and libomp)
@@ -28,6 +36,7 @@ OPTIONS
     --ompp-env NAME=VALUE
                        set NAME for the instrumented runs (repeatable), e.g.
                        OMPP_DEADLOCK=report to see what deadlock detection adds
+    --floor            also measure the clock reads' floor of CRITICAL and LOCK
     --csv FILE         also write the rows as CSV
 
 EXIT STATUS
@@ -48,7 +57,10 @@ import tempfile
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent / "epcc" / "construct_overhead.c"
+FLOOR_SOURCE = SOURCE.parent / "clock_floor.c"
 COMPILERS = {"gcc": "gcc-12", "clang": "clang-16"}
+# The constructs whose events clock_floor.c replaces.
+FLOOR_CONSTRUCTS = ("CRITICAL", "LOCK")
 # Added ns per instance at 2 threads that the overhead issue asks for.
 TARGETS_NS = {"PARALLEL": 120, "PARALLEL_FOR": 150, "FOR": 80, "BARRIER": 60, "SINGLE": 80,
               "CRITICAL": 50, "LOCK": 50, "ATOMIC": 30, "REDUCTION": 150, "TASK": 80}
@@ -65,6 +77,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--runs", type=int, default=5, metavar="N")
     ap.add_argument("--time", type=float, default=0.05, metavar="SECONDS")
     ap.add_argument("--ompp-env", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--floor", action="store_true")
     ap.add_argument("--csv", type=Path, metavar="FILE")
     args = ap.parse_args(argv)
     if args.help:
@@ -85,29 +98,44 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def compile_or_exit(command: list[str], output: Path, env: dict[str, str] | None = None) -> Path:
+    done = subprocess.run(command + ["-o", str(output)], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        print(f"construct-overhead: building {output.name} failed:\n{done.stderr}", file=sys.stderr)
+        sys.exit(2)
+    return output
+
+
 def build(compiler: str, ompp_cc: Path, out: Path) -> dict[str, Path]:
     """The plain and the instrumented program of one compiler."""
-    programs = {}
-    for variant, command in (("plain", [COMPILERS[compiler]]),
-                             ("ompp", [str(ompp_cc)])):
-        exe = out / f"construct_overhead.{compiler}.{variant}"
-        env = dict(os.environ, OMPP_CC=COMPILERS[compiler])
-        done = subprocess.run(command + ["-fopenmp", "-O2", str(SOURCE), "-o", str(exe)],
-                              capture_output=True, text=True, env=env)
-        if done.returncode != 0:
-            print(f"construct-overhead: building {exe.name} failed:\n{done.stderr}", file=sys.stderr)
-            sys.exit(2)
-        programs[variant] = exe
-    return programs
+    env = dict(os.environ, OMPP_CC=COMPILERS[compiler])
+    return {variant: compile_or_exit(command + ["-fopenmp", "-O2", str(SOURCE)],
+                                     out / f"construct_overhead.{compiler}.{variant}", env)
+            for variant, command in (("plain", [COMPILERS[compiler]]), ("ompp", [str(ompp_cc)]))}
 
 
-def run(exe: Path, threads: int, seconds: float, outdir: Path, settings: dict[str, str]) -> dict[str, float]:
+def build_floor(compiler: str, out: Path) -> Path:
+    """clock_floor.c as a library to preload into the instrumented program."""
+    return compile_or_exit([COMPILERS[compiler], "-fopenmp", "-O2", "-shared", "-fPIC", str(FLOOR_SOURCE)],
+                           out / f"clock_floor.{compiler}.so")
+
+
+def run(exe: Path, threads: int, seconds: float, outdir: Path, settings: dict[str, str],
+        only: str | None = None) -> dict[str, float]:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_OUTDIR=str(outdir), OMPP_QUIET="1", **settings)
-    done = subprocess.run([str(exe), "--time", str(seconds)], capture_output=True, text=True, env=env,
-                          timeout=600)
+    command = [str(exe), "--time", str(seconds)] + (["--only", only] if only else [])
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"{exe.name} at {threads} threads exited with {done.returncode}:\n{done.stderr}")
     return {m.group(1): float(m.group(4)) for m in LINE.finditer(done.stdout)}
+
+
+def run_floor(exe: Path, floor: Path, threads: int, seconds: float, outdir: Path,
+              settings: dict[str, str]) -> dict[str, float]:
+    """The floor constructs of the instrumented program with clock_floor preloaded."""
+    preload = dict(settings, LD_PRELOAD=str(floor))
+    return {name: ns for construct in FLOOR_CONSTRUCTS
+            for name, ns in run(exe, threads, seconds, outdir, preload, only=construct).items()}
 
 
 def main(argv: list[str]) -> int:
@@ -124,19 +152,27 @@ def main(argv: list[str]) -> int:
         work = Path(tmp)
         for compiler in args.compilers:
             programs = build(compiler, ompp_cc, work)
+            floor = build_floor(compiler, work) if args.floor else None
             for threads in args.threads:
-                samples: dict[str, dict[str, list[float]]] = {"plain": {}, "ompp": {}}
+                samples: dict[str, dict[str, list[float]]] = {"plain": {}, "ompp": {}, "floor": {}}
                 try:
-                    for _ in range(args.runs):  # interleaved: plain, ompp, plain, ompp, ...
-                        for variant, exe in programs.items():
-                            settings = args.ompp_env if variant == "ompp" else {}
-                            for name, ns in run(exe, threads, args.time, work, settings).items():
+                    for _ in range(args.runs):  # interleaved: plain, ompp, [floor,] plain, ompp, ...
+                        measured = {variant: run(exe, threads, args.time, work,
+                                                 args.ompp_env if variant == "ompp" else {})
+                                    for variant, exe in programs.items()}
+                        if floor:
+                            measured["floor"] = run_floor(programs["ompp"], floor, threads, args.time, work,
+                                                          args.ompp_env)
+                        for variant, figures in measured.items():
+                            for name, ns in figures.items():
                                 samples[variant].setdefault(name, []).append(ns)
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     print(f"construct-overhead: {error}", file=sys.stderr)
                     failed = True
                     continue
                 missing = set(TARGETS_NS) - set(samples["plain"]) | set(TARGETS_NS) - set(samples["ompp"])
+                if floor:
+                    missing |= set(FLOOR_CONSTRUCTS) - set(samples["floor"])
                 if missing:
                     print(f"construct-overhead: {compiler} at {threads} threads measured no "
                           f"{', '.join(sorted(missing))}", file=sys.stderr)
@@ -146,9 +182,11 @@ def main(argv: list[str]) -> int:
                     if not instrumented:
                         continue
                     plain_ns, ompp_ns = statistics.median(plain), statistics.median(instrumented)
+                    floor_ns = samples["floor"].get(name)
                     rows.append({"construct": name, "compiler": compiler, "threads": threads,
                                  "plain_ns": round(plain_ns, 1), "ompp_ns": round(ompp_ns, 1),
                                  "added_ns": round(ompp_ns - plain_ns, 1),
+                                 "floor_ns": round(statistics.median(floor_ns) - plain_ns, 1) if floor_ns else "",
                                  "target_ns": TARGETS_NS.get(name, "") if threads == 2 else ""})
     load_after = os.getloadavg()
 
@@ -156,12 +194,13 @@ def main(argv: list[str]) -> int:
           f"median of {args.runs} runs, {args.time} s per loop"
           + "".join(f"; instrumented runs with {name}={value}" for name, value in args.ompp_env.items()))
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
-             f"{'added ns':>10} {'target':>7}"
+             f"{'added ns':>10}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
     print(header)
     print("-" * len(header))
     for r in rows:
         print(f"{r['construct']:<13} {r['compiler']:<8} {r['threads']:>7} {r['plain_ns']:>10.1f} "
-              f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f} {str(r['target_ns']):>7}")
+              f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
+              + f" {str(r['target_ns']):>7}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["construct"])

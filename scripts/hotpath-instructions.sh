@@ -12,7 +12,10 @@
 # instrumented code while libompp's cache allows), or (fibnode) one
 # node of fib without cut-off: a task creating two child tasks that run at
 # its taskwait (3 instances; fibnode-inline: as ompp-instrument writes it,
-# each creation's end closed in the instrumented code).  OMPP_TRACE=1
+# each creation's end closed in the instrumented code), or (utsnode) one
+# node of BOTS UTS as libgomp runs it: a task run at once inside its
+# creation that creates two such tasks, each of the three ending with a
+# taskwait, as ompp-instrument writes them.  OMPP_TRACE=1
 # (passed through to the driver): every event recorded too, as a traced run
 # does.
 set -eu
@@ -26,11 +29,11 @@ instructions() {
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
 for scenario in user atomic counted critical loop parallel task included undeferred fibcall undeferred-inline \
-    fibcall-inline fibnode fibnode-inline; do
+    fibcall-inline fibnode fibnode-inline utsnode; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))
-    if [ "$scenario" = fibnode ] || [ "$scenario" = fibnode-inline ]; then
+    if [ "$scenario" = fibnode ] || [ "$scenario" = fibnode-inline ] || [ "$scenario" = utsnode ]; then
         echo "$scenario: $per_iteration instructions per iteration ($(( per_iteration / 3 )) per task instance)"
     else
         echo "$scenario: $per_iteration instructions per iteration"

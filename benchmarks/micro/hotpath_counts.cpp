@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     if (argc != 3) {
         std::fprintf(stderr,
                      "usage: %s user|atomic|counted|critical|loop|parallel|task|included|undeferred|fibcall|"
-                     "undeferred-inline|fibcall-inline|fibnode|fibnode-inline ITERATIONS\n",
+                     "undeferred-inline|fibcall-inline|fibnode|fibnode-inline|utsnode ITERATIONS\n",
                      argv[0]);
         return 2;
     }
@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     const bool task = std::strcmp(scenario, "task") == 0;
     const bool fibnode = std::strcmp(scenario, "fibnode") == 0;
     const bool fibnode_inline = std::strcmp(scenario, "fibnode-inline") == 0;
+    const bool utsnode = std::strcmp(scenario, "utsnode") == 0;
     const bool included = std::strcmp(scenario, "included") == 0;
     const bool undeferred = std::strcmp(scenario, "undeferred") == 0;
     const bool fibcall = std::strcmp(scenario, "fibcall") == 0;
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
     } else if (std::strcmp(scenario, "parallel") == 0) {
         for (long i = 0; i < iterations; ++i) parallel_instance(handle);
-    } else if (task || fibnode || fibnode_inline || in_task) {
+    } else if (task || fibnode || fibnode_inline || utsnode || in_task) {
         // Tasks run inside a scheduling point, as in a parallel region.
         POMP2_For_enter(&loop, kFor.c_str());
         POMP2_Task_handle old_barrier;
@@ -82,6 +83,8 @@ int main(int argc, char** argv) {
                 undeferred_task_in_task<true>(handle);
             } else if (fibcall_inline) {
                 fib_call_below_cutoff<true>(handle, taskwait);
+            } else if (utsnode) {
+                task_run_at_once_with_taskwait(handle, taskwait, 2);
             } else if (fibnode_inline) {
                 task_with_two_children_and_taskwait<true>(handle, taskwait);
             } else {

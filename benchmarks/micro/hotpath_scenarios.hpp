@@ -168,4 +168,19 @@ void task_with_two_children_and_taskwait(POMP2_Region_handle& task, POMP2_Region
     POMP2_Task_end(&task);
 }
 
+// A task run at once inside its creation, as libgomp runs BOTS UTS's (a
+// deferrable task, begun before its creation ends), that creates `children`
+// such tasks without children and then waits for them: every task it waits
+// for ran at once.  As ompp-instrument writes it.
+inline void task_run_at_once_with_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait, int children) {
+    POMP2_Task_handle creator, child, current;
+    POMP2_Task_create_begin_fast(&task, &child, &creator, 1, 0, kTask.c_str(), 0);
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);
+    for (int i = 0; i < children; ++i) task_run_at_once_with_taskwait(task, taskwait, 0);
+    begin_taskwait<true>(taskwait, current);
+    if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&taskwait, current);
+    if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
+    POMP2_Task_create_end_fast(&task, creator);
+}
+
 }  // namespace ompp::bench

@@ -1005,16 +1005,21 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     creation.node->metrics.body_count.add(1);
     creation.included_final = (task & kFinalTaskBit) != 0;
     if (creation.included_final) ++current_->final_open;
-    if (current_->included_open++ == 0) {
-        current_->included_fold = creation.node;
-        current_->tasks_created_at_include = task_counter_;
-    }
+    // Unsettled: counted in task_counter_, not known to have completed.
+    // This task is one of the enclosing level's until its end.
+    creation.enclosing_unsettled = task_counter_ - current_->included_settled - 1;
+    current_->included_settled = task_counter_;
+    if (current_->included_open++ == 0) current_->included_fold = creation.node;
     return true;
 }
 
 [[gnu::always_inline]] inline bool ThreadState::end_included_task(const RegionRecord& region) {
     if (current_->included_open == 0 || !inside_creation(*current_, region)) [[likely]] return false;
-    if (current_->frames.back().included_final) --current_->final_open;
+    const Frame& creation = current_->frames.back();
+    if (creation.included_final) --current_->final_open;
+    // The enclosing level's unsettled tasks: those it had at this creation,
+    // this task not among them, and whatever this task left unsettled.
+    current_->included_settled -= creation.enclosing_unsettled;
     if (--current_->included_open == 0) current_->included_fold = nullptr;
     return true;
 }
@@ -1207,7 +1212,7 @@ void ThreadState::end_untimed_task(TaskHandle marker) {
 
 [[gnu::always_inline]] inline bool ThreadState::nothing_to_wait_for(const TaskContext& context) const {
     return in_final_task(context) || (context.ran_untimed && context.task_mark == make_task_handle(task_counter_)) ||
-           (context.included_open > 0 && context.tasks_created_at_include == task_counter_);
+           (context.included_open > 0 && context.included_settled == task_counter_);
 }
 
 TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot slot) {
@@ -1219,7 +1224,12 @@ TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot s
         return context.handle;
     }
     Node* const node = count_untimed_visit(context, NodeKind::Region, region);
-    if (slot.handle != nullptr) remember_untimed_visit(context, node, slot, false);
+    // The cache pays where untimed tasks ran: their creations and taskwaits
+    // follow each other with no event between.  Elsewhere (inside a task run
+    // at once whose children ran at once too: BOTS UTS with libgomp) the
+    // task's end, an event, comes next, and filling the cache would cost
+    // more than the visit.
+    if (slot.handle != nullptr && context.ran_untimed) remember_untimed_visit(context, node, slot, false);
     return context.handle | kUntimedBit | kUntimedDoneBit;
 }
 

@@ -97,6 +97,11 @@ struct Frame {
     bool startup_at_join = false;  // worker frame: entered at its begin, the master adds the startup at the join
     std::uint32_t member = 0;   // worker frame: its member in the team record (capacity or more: none)
     Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
+    // The creation of an included task (ThreadState::begin_included_task):
+    // the enclosing included level's unsettled tasks at this creation, this
+    // task not counted (TaskContext::included_settled), which its end
+    // restores.  Written at the task's begin, read only at its end.
+    std::uint64_t enclosing_unsettled = 0;
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
 
@@ -191,10 +196,16 @@ struct TaskContext {
     // untimed one: inside it every task is included anyway): every task
     // created inside one is included too.
     std::uint32_t final_open = 0;
-    // The thread's task count when the outermost included task began: while
-    // it is unchanged, no task created since may have been deferred, so a
-    // taskwait there has nothing to wait for.
-    std::uint64_t tasks_created_at_include = 0;
+    // While included tasks are open: the thread's task count when the
+    // innermost one began, plus every task created since that ran at once
+    // and ended (included tasks; one that left tasks it created pending
+    // counts them as unsettled).  task_counter_ less this is the number of
+    // tasks created since that may not have completed; while it is 0, every
+    // task the innermost one created (the children a taskwait there waits
+    // for) has completed, so a taskwait there has nothing to wait for.  The
+    // enclosing level's count is kept in the inner task's creation frame
+    // (Frame::enclosing_unsettled) and restored at its end.
+    std::uint64_t included_settled = 0;
     // When the instance began: its task root's visit runs from then to its
     // end, suspension excluded, and needs no frame (ThreadState::start_task).
     Ticks started = 0;
@@ -393,7 +404,8 @@ public:
     void end_untimed_task(TaskHandle marker);
     // A taskwait that has nothing to wait for is counted without a clock and
     // its marker returned (is_untimed_done): inside a final task; inside
-    // included tasks that created no task that could have been deferred;
+    // an included task every task created since whose begin ran at once and
+    // ended (TaskContext::included_settled);
     // in a task context where untimed tasks ran and the thread has created
     // no task since the context began.  Otherwise it is entered at the
     // clock's time as a scheduling point (enter_scheduling_point) and the

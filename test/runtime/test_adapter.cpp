@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -493,6 +494,105 @@ TEST_CASE("POMP2: atomic and flush counted without timing: visits, no time, in t
 // A task that may have been deferred was created inside the undeferred task:
 // its taskwait may wait, and is measured.  A recursion of undeferred tasks
 // (BOTS-style `if` cut-off) adds no node per level.
+// BOTS UTS with libgomp (issue 11): deferrable tasks (if true) that the
+// runtime runs at once inside their creation, each ending with a taskwait
+// that comes after all its children ran at once too.  That taskwait has
+// nothing to wait for at every nesting level, so it is counted without a
+// clock (a visit of no time, its end no call); one whose task left a child
+// pending (deferred, run later) still waits as measured, and so does the
+// taskwait of every task enclosing it, which may have been kept waiting.
+TEST_CASE("POMP2: a taskwait inside a task run at once has nothing to wait for once all its children ran at once",
+          "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle node_task = nullptr, deferred = nullptr, taskwait = nullptr;
+    const std::string node_ctc = "*regionType=task*sscl=t.c:5:5*escl=t.c:5:5**";
+    const std::string deferred_ctc = "*regionType=task*sscl=t.c:6:6*escl=t.c:6:6**";
+    const std::string taskwait_ctc = "*regionType=taskwait*sscl=t.c:8:8*escl=t.c:8:8**";
+    core::Ticks now = 100;
+    int untimed_waits = 0;
+    int waits = 0;
+    std::vector<POMP2_Task_handle> pending;  // deferred tasks not run yet
+    // A tree node: `children` tasks run at once, each a subtree one level
+    // lower; with `defer_at` == depth, one more task that is deferred.
+    std::function<void(int, int)> tree_node = [&](int depth, int defer_at) {
+        for (int i = 0; depth > 0 && i < 2; ++i) {
+            POMP2_Task_handle old_task, new_task;
+            clock.at(now += 10);
+            POMP2_Task_create_begin_final(&node_task, &new_task, &old_task, 1, 0, CTC(node_ctc));
+            CHECK(new_task != POMP2_UNTIMED_TASK);
+            POMP2_Task_begin(&node_task, new_task);  // the runtime runs it at once
+            tree_node(depth - 1, defer_at);
+            POMP2_Task_end(&node_task);
+            clock.at(now += 10);
+            POMP2_Task_create_end(&node_task, old_task);
+        }
+        if (depth == defer_at) {
+            POMP2_Task_handle old_task, new_task;
+            clock.at(now += 10);
+            POMP2_Task_create_begin_final(&deferred, &new_task, &old_task, 1, 0, CTC(deferred_ctc));
+            clock.at(now += 10);
+            POMP2_Task_create_end(&deferred, old_task);
+            pending.push_back(new_task);
+        }
+        POMP2_Task_handle old_wait;
+        clock.at(now += 10);
+        POMP2_Taskwait_begin(&taskwait, &old_wait, CTC(taskwait_ctc));
+        ++waits;
+        if (POMP2_UNTIMED_DONE(old_wait)) ++untimed_waits;
+        // The task left pending runs at its creator's taskwait.
+        for (POMP2_Task_handle task : pending) {
+            clock.at(now += 5);
+            POMP2_Task_begin(&deferred, task);
+            clock.at(now += 20);
+            POMP2_Task_end(&deferred);
+        }
+        pending.clear();
+        clock.at(now += 10);
+        POMP2_Taskwait_end(&taskwait, old_wait);
+    };
+    double measured_wait_s = 0;
+    SECTION("every task runs at once") {
+        POMP2_Task_handle old_task, new_task;
+        clock.at(now += 10);
+        POMP2_Task_create_begin_final(&node_task, &new_task, &old_task, 1, 0, CTC(node_ctc));
+        POMP2_Task_begin(&node_task, new_task);
+        tree_node(4, -1);
+        POMP2_Task_end(&node_task);
+        clock.at(now += 10);
+        POMP2_Task_create_end(&node_task, old_task);
+        // The tree of 4 levels below the outermost task: 31 tasks, each waits for nothing.
+        CHECK(waits == 31);
+        CHECK(untimed_waits == 31);
+    }
+    SECTION("one task left pending: the waits enclosing it are measured") {
+        POMP2_Task_handle old_task, new_task;
+        clock.at(now += 10);
+        POMP2_Task_create_begin_final(&node_task, &new_task, &old_task, 1, 0, CTC(node_ctc));
+        POMP2_Task_begin(&node_task, new_task);
+        tree_node(2, 1);  // both tasks of depth 1 defer one each
+        POMP2_Task_end(&node_task);
+        clock.at(now += 10);
+        POMP2_Task_create_end(&node_task, old_task);
+        // Leaves (depth 0) wait for nothing; the depth-1 tasks have a pending
+        // child; the depth-2 one has pending grandchildren, counted as unsettled.
+        CHECK(waits == 7);
+        CHECK(untimed_waits == 4);
+        // Each measured wait spans 10 ticks, plus 25 for the deferred task
+        // run there (depth 1).
+        measured_wait_s = 2 * 35e-9 + 10e-9;
+    }
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto& creation = *find_child(p, 0, NodeKind::Region, id_of(node_task));
+    const auto* wait = find_child(p, creation.id, NodeKind::Region, id_of(taskwait));
+    REQUIRE(wait != nullptr);
+    CHECK(thread_of(*wait, 0)->visits == static_cast<std::uint64_t>(waits));
+    CHECK(thread_of(*wait, 0)->inclusive_s == Approx(measured_wait_s));
+    CHECK(task_statistics(p, node_task).included == static_cast<std::uint64_t>(waits));
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
 TEST_CASE("POMP2: a taskwait that may wait is measured inside undeferred tasks; their recursion stays flat",
           "[adapter]") {
     test::ManualClock clock;
