@@ -55,10 +55,10 @@ void POMP2_Taskgroup_end(POMP2_Region_handle* pomp2_handle);
  * task but the outermost final one; a taskwait with nothing to wait for):
  * ompp-instrument then leaves out POMP2_Task_create_end / POMP2_Taskwait_end,
  * so that a task or taskwait below a BOTS-style `if` or `final` cut-off
- * makes one call into libompp, not two.  Calling the end anyway is harmless. */
-#define POMP2_UNTIMED_DONE(pomp2_old_task)                                                              \
-    ((pomp2_old_task) >= 0 &&                                                                          \
-     ((pomp2_old_task) & (((POMP2_Task_handle)1 << 62) | ((POMP2_Task_handle)1 << 60))) == POMP2_UNTIMED_TASK)
+ * makes one call into libompp, not two.  Calling the end anyway is harmless.
+ * (Such values are negative, and only they: a sign test, which the compiler
+ * folds into the load of the variable.) */
+#define POMP2_UNTIMED_DONE(pomp2_old_task) ((POMP2_Task_handle)(pomp2_old_task) < 0)
 void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_new_task,
                                    POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                    const char ctc_string[]);
@@ -70,28 +70,34 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
  * in the plain program; even one call into libompp per construct (~90
  * instructions) triples that.  So libompp keeps, per thread, what its last
  * untimed visit found: the call path it counted on (the task context and
- * its innermost open region) and, for up to four constructs counted there,
- * the node's counters and its control-flow counts after each other.  While
- * nothing else happens on the thread (every libompp event clears `mode`),
- * an untimed visit of one of them changes only those counters, and the
- * instrumented code makes the change itself: the same counts on the same
- * call-path node as libompp's own untimed visit (visits, included instances,
- * control flow), so the profile shows the same.  Anything else (the first
- * visit of a construct there, a predecessor not counted yet, a task that
- * will be deferred or is the outermost final one, a taskwait that may wait,
- * measurement off or ended, a trace recorded, no membarrier) takes the call,
- * which fills the cache again.
+ * its innermost open region) and up to four constructs counted there, each
+ * with its call-path node.  While nothing else happens on the thread (every
+ * libompp event clears `mode`), an untimed visit of one of them is counted
+ * in the slot itself: one more after the construct counted before (`last`),
+ * the slot's visits being the sum of those counts.  libompp adds what the
+ * slots counted to the nodes at the thread's next event, or when a profile
+ * is built on the thread, or at the end of the measurement: the node's
+ * visits and included instances (a creation), its control flow from the
+ * node counted before, and the node left last on the call path, as its own
+ * untimed visits count them, so the profile shows the same.  (A snapshot that another thread
+ * takes meanwhile shows them from that point on, as it shows a region's
+ * visit once the region ends.)  Anything else (the first visit of a
+ * construct there, a task that will be deferred or is the outermost final
+ * one, a taskwait that may wait, measurement off or ended, a trace
+ * recorded, no membarrier) takes the call, which fills the cache again.
  *
  * The slot is the construct's number modulo POMP2_UNTIMED_SLOTS, given by
  * ompp-instrument as a constant; constructs of other files sharing a slot
  * only take turns.  `busy` is set around the counting: Measurement::stop
  * clears every thread's mode and then waits for it, as for an event in
- * flight (a compiler barrier here, membarrier there).  Every field but `mode`
- * and `busy` is the owning thread's alone.  Code instrumented for a shared
+ * flight (a compiler barrier here, membarrier there), before it adds the
+ * slots' counts.  Every field but `mode` and `busy` is the owning thread's
+ * alone: the counts are plain increments.  Code instrumented for a shared
  * library reaches the thread's pointer through __tls_get_addr, still without
  * a call into libompp's events. */
 #define POMP2_UNTIMED_SLOTS 4
-/* mode: what the thread may count in the instrumented code now. */
+/* mode: what the thread may count in the instrumented code now (bits
+ * above these: libompp's own, allowing nothing). */
 #define POMP2_UNTIMED_UNDEFERRED 1u /* a task whose if and final are false */
 #define POMP2_UNTIMED_ANY_TASK 2u   /* any task (created inside a final task) */
 #define POMP2_UNTIMED_TASKWAIT 4u   /* a taskwait: it has nothing to wait for */
@@ -99,10 +105,10 @@ void POMP2_Task_create_begin_final(POMP2_Region_handle* pomp2_handle, POMP2_Task
 
 typedef struct POMP2_Untimed_slot {
     const POMP2_Region_handle* handle; /* the construct counted here; 0: none */
-    void* node;                        /* its call-path node */
-    __UINT64_TYPE__* visits;
-    __UINT64_TYPE__* included;         /* included task instances (creations only) */
-    __UINT64_TYPE__* after[POMP2_UNTIMED_SLOTS]; /* control flow from slot i's node; 0: not known */
+    void* node;                        /* its call-path node (libompp's) */
+    /* The untimed visits counted here and not yet added to the node, by the
+     * slot counted before each (their sum: the visits). */
+    __UINT64_TYPE__ after[POMP2_UNTIMED_SLOTS];
 } POMP2_Untimed_slot;
 
 /* A deferred task's creation that its end may close in the instrumented code
@@ -137,7 +143,9 @@ typedef struct POMP2_Untimed_cache {
     POMP2_Open_creation creation;
 } POMP2_Untimed_cache;
 
-/* The calling thread's cache, or null before its first event. */
+/* The calling thread's cache; never null: before the thread's first event
+ * (and after its state is released) an empty cache, which knows no
+ * construct, so the inline forms test no pointer. */
 extern __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread;
 
 /* POMP2_Task_create_begin_final and POMP2_Taskwait_begin, the cache filled
@@ -155,22 +163,18 @@ void POMP2_Taskwait_begin_slot(POMP2_Region_handle* pomp2_handle, POMP2_Task_han
 #define POMP2_INLINE static __inline__ __attribute__((__always_inline__))
 
 /* One untimed visit of `handle`'s construct counted in `cache`, if `needed`
- * (a mode bit) allows it and the slot knows the construct and its
- * predecessor; 0 if the call has to count it. */
+ * (a mode bit) allows it and the slot knows the construct; 0 if the call
+ * has to count it. */
 POMP2_INLINE int POMP2_Untimed_counted(POMP2_Untimed_cache* cache, unsigned needed, const POMP2_Region_handle* handle,
-                                       unsigned slot, int creation) {
+                                       unsigned slot) {
     POMP2_Untimed_slot* counted = &cache->slots[slot];
-    __UINT64_TYPE__* after_last;
     int allowed;
-    if (counted->handle != handle || (after_last = counted->after[cache->last]) == 0) return 0;
+    if (counted->handle != handle) return 0;
     __atomic_store_n(&cache->busy, 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     allowed = (__atomic_load_n(&cache->mode, __ATOMIC_RELAXED) & needed) != 0;
     if (allowed) {
-        POMP2_UNTIMED_ADD_ONE(counted->visits);
-        if (creation) POMP2_UNTIMED_ADD_ONE(counted->included);
-        POMP2_UNTIMED_ADD_ONE(after_last);
-        *cache->last_exited = counted->node;
+        ++counted->after[cache->last];
         cache->last = slot;
     }
     __atomic_store_n(&cache->busy, 0u, __ATOMIC_RELEASE);
@@ -187,9 +191,8 @@ POMP2_INLINE void POMP2_Task_create_begin_fast(POMP2_Region_handle* pomp2_handle
 #ifndef POMP2_NO_INLINE_COUNTS
     POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
-    if (cache != 0 && POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK
-                                                                            : POMP2_UNTIMED_UNDEFERRED,
-                                            pomp2_handle, slot, 1)) {
+    if (POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK : POMP2_UNTIMED_UNDEFERRED,
+                              pomp2_handle, slot)) {
         *pomp2_new_task = POMP2_UNTIMED_TASK;
         *pomp2_old_task = cache->marker;
         return;
@@ -205,7 +208,7 @@ POMP2_INLINE void POMP2_Taskwait_begin_fast(POMP2_Region_handle* pomp2_handle, P
 #ifndef POMP2_NO_INLINE_COUNTS
     POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
-    if (cache != 0 && POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot, 0)) {
+    if (POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot)) {
         *pomp2_old_task = cache->marker;
         return;
     }
@@ -261,7 +264,7 @@ POMP2_INLINE void POMP2_Task_create_end_fast(POMP2_Region_handle* pomp2_handle, 
     if (POMP2_UNTIMED_DONE(pomp2_old_task)) return;
 #ifndef POMP2_NO_INLINE_COUNTS
     cache = POMP2_Untimed_cache_of_thread;
-    if (cache != 0 && cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
+    if (cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
         POMP2_Creation_closed(cache))
         return;
 #endif

@@ -322,9 +322,9 @@ static_assert(ompp::core::kUntimedTask == POMP2_UNTIMED_TASK);
 // ... and the old-task value against POMP2_UNTIMED_DONE, for every flag.
 static_assert([] {
     using namespace ompp::core;
-    for (const TaskHandle flags : {TaskHandle{0}, kUntimedBit, kUntimedFinalBit, kUntimedBit | kUntimedFinalBit,
-                                   kUntimedBit | kFinalTaskBit})
-        for (const TaskHandle task : {TaskHandle{0}, TaskHandle{5} << 40 | 7, TaskHandle{-3}})
+    for (const TaskHandle flags :
+         {TaskHandle{0}, kUntimedBit, kUntimedBit | kUntimedDoneBit, kUntimedBit | kUntimedFinalBit})
+        for (const TaskHandle task : {TaskHandle{0}, TaskHandle{5} << 40 | 7, TaskHandle{5} << 40 | 7 | kFinalTaskBit})
             if (is_untimed_done(task | flags) != POMP2_UNTIMED_DONE(task | flags)) return false;
     return true;
 }());

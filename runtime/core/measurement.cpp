@@ -9,10 +9,16 @@
 #include <thread>
 
 // The calling thread's untimed cache (<pomp2/pomp2_ompp.h>), which the
-// instrumented code reads: set when a thread state is bound to the thread.
+// instrumented code reads: set when a thread state is bound to the thread;
+// until then, and once it is released, one that knows no construct (never
+// written: the instrumented code writes a cache only once a slot or the
+// open creation is its construct's).
+namespace {
+POMP2_Untimed_cache g_no_untimed_cache{};
+}  // namespace
 extern "C" {
 __attribute__((visibility("default"))) __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread
-    __attribute__((tls_model("initial-exec"))) = nullptr;
+    __attribute__((tls_model("initial-exec"))) = &g_no_untimed_cache;
 }
 
 namespace ompp::core {
@@ -65,7 +71,7 @@ struct ThreadExitHook {
         if (!state->recyclable()) return;
         state->release_os_thread();
         t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
-        POMP2_Untimed_cache_of_thread = nullptr;
+        POMP2_Untimed_cache_of_thread = &g_no_untimed_cache;
         threads->by_position[team_position].push_back(state);
     }
 };

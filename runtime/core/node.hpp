@@ -40,8 +40,8 @@ public:
     void raise_to(std::uint64_t v) {
         if (v > get()) set(v);
     }
-    // For the owning thread's instrumented code, which counts untimed visits
-    // itself (POMP2_Untimed_cache): the same relaxed load and store, made
+    // For the owning thread's instrumented code, which closes a deferred
+    // task's creation itself (POMP2_Open_creation): the same relaxed load and store, made
     // with the compilers' __atomic builtins on the plain 64-bit value.
     std::uint64_t* address_for_instrumented_code() { return reinterpret_cast<std::uint64_t*>(&value_); }
 

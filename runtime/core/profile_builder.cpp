@@ -399,6 +399,10 @@ std::string common_source_directory(const std::vector<model::Region>& regions) {
 }  // namespace
 
 model::Profile Measurement::build_profile() const {
+    // The untimed visits the instrumented code counted on this thread since
+    // its last event (other threads add theirs at their next event, or at
+    // the end of the measurement).
+    if (ThreadState* own = known_thread()) own->add_untimed_counts();
     model::Profile profile;
     const RegionRegistry& registry = RegionRegistry::instance();
     profile.regions = registry.regions();

@@ -314,15 +314,26 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
-[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread)
+template <bool kEndsInlineCounting>
+[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread,
+                                                                  std::bool_constant<kEndsInlineCounting>)
     : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
     thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
     const Measurement& measurement = thread.measurement_;
     measurement.order_event_start();
     refused_ = measurement.stopped();
     // Whatever the event changes, the instrumented code counts nothing
-    // until an untimed visit fills the cache again.
-    thread.forget_untimed_visits();
+    // until an untimed visit fills the cache again; what it counted comes
+    // first.
+    if constexpr (kEndsInlineCounting) {
+        if (const unsigned mode = thread.inline_mode(); mode != 0) [[unlikely]]
+            thread.end_inline_counting(mode, refused_);
+    }
+}
+
+void ThreadState::end_inline_counting(unsigned mode, bool refused) {
+    shared(untimed_cache_.mode).store(0, std::memory_order_relaxed);
+    if (!refused && slots_may_hold_counts(mode)) add_slot_counts();
 }
 
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
@@ -378,11 +389,14 @@ void ThreadState::end_body(const RegionRecord& region, Ticks now) { body_step<Bo
 // The construct is usually the innermost open one: found and updated
 // without a call, the event needs no stack frame (a critical section's
 // body begin and end run while it is held, delaying every thread waiting
-// for it).  Anything else takes the event again, out of line.
+// for it).  Anything else takes the event again, out of line; so do
+// counts of the instrumented code in the untimed cache, added by that
+// event's scope (a call here would need the frame).
 template <ThreadState::BodyStep S>
 [[gnu::always_inline]] inline void ThreadState::body_step(const RegionRecord& region, Ticks now) {
     {
-        const EventScope event(*this);
+        if (inline_mode() != 0) [[unlikely]] return body_step_in_general<S>(region, now);
+        const EventScope event(*this, EventScope::kInlineModeSeenClear);
         if (event.refused()) [[unlikely]] return;
         TaskContext& context = *current_;
         if (!context.frames.empty() && context.dropped_levels == 0) [[likely]] {
@@ -1011,26 +1025,22 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 }
 
 [[gnu::always_inline]] inline Node* ThreadState::visit_without_frame(TaskContext& context, NodeKind kind,
-                                                                     const RegionRecord& region,
-                                                                     PredecessorEntry** edge) {
+                                                                     const RegionRecord& region) {
     Node* caller = context.current_node();
     Node* node = child_of(folds_under(context, caller) ? fold_point(context) : caller, kind, &region, nullptr);
     Node*& last_exited = context.last_exited();
-    PredecessorEntry* counted = count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
-    if (edge != nullptr) *edge = counted;
+    count_predecessor(node, last_exited != nullptr ? last_exited : caller, 1);
     last_exited = node;
     return node;
 }
 
-[[gnu::always_inline]] inline ThreadState::UntimedVisit ThreadState::count_untimed_visit(TaskContext& context,
-                                                                                        NodeKind kind,
-                                                                                        const RegionRecord& region) {
-    UntimedVisit visit{};
-    visit.node = visit_without_frame(context, kind, region, &visit.edge);
+[[gnu::always_inline]] inline Node* ThreadState::count_untimed_visit(TaskContext& context, NodeKind kind,
+                                                                    const RegionRecord& region) {
+    Node* node = visit_without_frame(context, kind, region);
     // A visit of no measured time: the node's shortest visit is 0.
-    visit.node->metrics.visits.add(1);
-    visit.node->metrics.shortest.set(0);
-    return visit;
+    node->metrics.visits.add(1);
+    node->metrics.shortest.set(0);
+    return node;
 }
 
 // Inlined into both rememberings (a deferred creation's is on its hot path).
@@ -1044,39 +1054,36 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
 
 // The instrumented code's counting (POMP2_Task_create_begin_fast,
 // POMP2_Taskwait_begin_fast) repeats count_untimed_visit for a construct
-// of the cache while the cache's call path is the thread's: the same node,
-// its visits and included instances, and the control-flow count from the
-// node counted before, which every slot keeps for every other slot once
-// seen here (a count from elsewhere, the first visit after an event, takes
-// the call).  Its shortest visit is 0 already.
-void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot) {
+// of the cache while the cache's call path is the thread's: the slot counts
+// the visits, and those after each other slot's construct (its control
+// flow from that node), and add_slot_counts adds them to the nodes.  The
+// node's shortest visit is 0 already.
+void ThreadState::remember_untimed_visit(TaskContext& context, Node* node, UntimedSlot slot, bool creation) {
     if (!measurement_.counts_untimed_inline()) return;
     POMP2_Untimed_cache& cache = untimed_cache_;
     auto* const last_exited = reinterpret_cast<void**>(&context.last_exited());
-    Node* const parent = visit.node->parent;
-    // Another call path: nothing cached holds there.
+    Node* const parent = node->parent;
+    // Another call path: nothing cached holds there.  (The event that
+    // called here added the slots' counts first.)
     if (cache.last_exited != last_exited || untimed_parent_ != parent) {
         for (POMP2_Untimed_slot& cached : cache.slots) cached = {};
+        for (auto& edges : untimed_edges_) std::ranges::fill(edges, nullptr);
         cache.last_exited = last_exited;
         untimed_parent_ = parent;
     }
     const unsigned index = slot.index % POMP2_UNTIMED_SLOTS;
     POMP2_Untimed_slot& counted = cache.slots[index];
-    if (counted.handle != slot.handle || counted.node != visit.node) {
-        // A new construct in the slot: no count from the one it replaces.
-        for (POMP2_Untimed_slot& cached : cache.slots) cached.after[index] = nullptr;
-        counted = {};
+    if (counted.handle != slot.handle || counted.node != node) {
+        // A new construct in the slot: no control-flow count of the one it
+        // replaces holds.
+        std::ranges::fill(untimed_edges_[index], nullptr);
+        for (auto& edges : untimed_edges_) edges[index] = nullptr;
         counted.handle = slot.handle;
-        counted.node = visit.node;
-        counted.visits = visit.node->metrics.visits.address_for_instrumented_code();
-        counted.included = visit.node->metrics.body_count.address_for_instrumented_code();
-    }
-    for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
-        if (cache.slots[before].handle != nullptr && cache.slots[before].node == visit.edge->predecessor)
-            counted.after[before] = visit.edge->count.address_for_instrumented_code();
+        counted.node = node;
+        untimed_creation_[index] = creation;
     }
     cache.last = index;
-    cache.marker = context.handle | kUntimedBit;
+    cache.marker = context.handle | kUntimedBit | kUntimedDoneBit;
     // What the next untimed visits may be: creations once this context ran
     // untimed tasks, and a taskwait while one has nothing to wait for (the
     // visit just counted changed neither, nor will the inline ones).
@@ -1086,6 +1093,45 @@ void ThreadState::remember_untimed_visit(TaskContext& context, const UntimedVisi
         if (in_final_task(context)) mode |= POMP2_UNTIMED_ANY_TASK;
     }
     publish_inline_mode(mode);
+}
+
+// Often a few visits per call (a taskwait that is an event after two
+// inline creations): unrolled, the rare lookup of a new edge out of line.
+void ThreadState::add_slot_counts() {
+    POMP2_Untimed_cache& cache = untimed_cache_;
+    bool counted = false;
+#pragma GCC unroll 4
+    for (unsigned index = 0; index < POMP2_UNTIMED_SLOTS; ++index) {
+        POMP2_Untimed_slot& slot = cache.slots[index];
+        // Usually nothing, when an event follows the call that filled the
+        // cache: one test for the slot, no stores.
+        static_assert(POMP2_UNTIMED_SLOTS == 4);
+        if ((slot.after[0] | slot.after[1] | slot.after[2] | slot.after[3]) == 0) continue;
+        std::uint64_t visits = 0;
+#pragma GCC unroll 4
+        for (unsigned before = 0; before < POMP2_UNTIMED_SLOTS; ++before) {
+            const std::uint64_t after = std::exchange(slot.after[before], 0);
+            if (after == 0) continue;
+            visits += after;
+            if (PredecessorEntry* edge = untimed_edges_[index][before]) [[likely]] {
+                edge->count.add(after);
+            } else {
+                add_first_slot_edge(index, before, after);
+            }
+        }
+        counted = true;
+        Node* const node = static_cast<Node*>(slot.node);
+        node->metrics.visits.add(visits);
+        if (untimed_creation_[index]) node->metrics.body_count.add(visits);
+    }
+    // The node left last: the one counted last.
+    if (counted) *reinterpret_cast<Node**>(cache.last_exited) = static_cast<Node*>(cache.slots[cache.last].node);
+}
+
+void ThreadState::add_first_slot_edge(unsigned index, unsigned before, std::uint64_t count) {
+    const POMP2_Untimed_slot* slots = untimed_cache_.slots;
+    untimed_edges_[index][before] =
+        count_predecessor(static_cast<Node*>(slots[index].node), static_cast<const Node*>(slots[before].node), count);
 }
 
 // The pop that POMP2_Creation_closed repeats: the figures record_visit
@@ -1132,21 +1178,23 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
         if (untimed_key != nullptr) remember_open_creation(context, frame, untimed_key);
         return;
     }
-    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
-    visit.node->metrics.body_count.add(1);
+    Node* const node = count_untimed_visit(context, NodeKind::Region, region);
+    node->metrics.body_count.add(1);
     context.ran_untimed = true;
     if (new_task != nullptr) *new_task = kUntimedTask;
     TaskHandle marker = context.handle | kUntimedBit;
     if (final_clause && !in_final_task(context)) {
         ++context.final_open;
         marker |= kUntimedFinalBit;
+    } else {
+        marker |= kUntimedDoneBit;
     }
     if (old_task != nullptr) *old_task = marker;
-    if (untimed_key != nullptr) remember_untimed_visit(context, visit, {untimed_key, clauses.untimed_slot});
+    if (untimed_key != nullptr) remember_untimed_visit(context, node, {untimed_key, clauses.untimed_slot}, true);
 }
 
 void ThreadState::resume_untimed(TaskHandle marker) {
-    const TaskHandle task = marker & ~(kUntimedBit | kUntimedFinalBit);
+    const TaskHandle task = marker & ~(kUntimedDoneBit | kUntimedBit | kUntimedFinalBit);
     // Nothing ran in between, or what did switched back: as resume() finds
     // it, without a clock read.
     if (current_->handle != task) [[unlikely]] resume(task, measurement_.now());
@@ -1175,14 +1223,14 @@ TaskHandle ThreadState::begin_taskwait(const RegionRecord& region, UntimedSlot s
         push(context, NodeKind::Region, region, measurement_.now());
         return context.handle;
     }
-    const UntimedVisit visit = count_untimed_visit(context, NodeKind::Region, region);
+    Node* const node = count_untimed_visit(context, NodeKind::Region, region);
     // The cache pays where untimed tasks ran: their creations and taskwaits
     // follow each other with no event between.  Elsewhere (inside a task run
     // at once whose children ran at once too: BOTS UTS with libgomp) the
     // task's end, an event, comes next, and filling the cache would cost
     // more than the visit.
-    if (slot.handle != nullptr && context.ran_untimed) remember_untimed_visit(context, visit, slot);
-    return context.handle | kUntimedBit;
+    if (slot.handle != nullptr && context.ran_untimed) remember_untimed_visit(context, node, slot, false);
+    return context.handle | kUntimedBit | kUntimedDoneBit;
 }
 
 void ThreadState::end_taskwait_untimed(TaskHandle marker) {
@@ -1296,6 +1344,9 @@ void ThreadState::close_frames(TaskContext& context, std::size_t keep, Ticks now
 
 void ThreadState::close_open_regions(Ticks now) {
     constexpr std::string_view kWhy = "still open at program end; closed then";
+    // What the instrumented code counted since the thread's last event (the
+    // thread counts no more: stop() cleared its mode and waited for it).
+    add_slot_counts();
     // Task instances begun and not ended (running or suspended) end now:
     // their time up to now counts, suspension excluded as usual.
     while (!active_.empty()) {

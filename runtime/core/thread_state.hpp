@@ -20,6 +20,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,20 +56,21 @@ using TaskHandle = std::int64_t;
 inline constexpr TaskHandle kFinalTaskBit = TaskHandle{1} << 61;
 // In an instrumented old-task variable, beside the current task's handle:
 // the construct was counted without a clock (ThreadState::create_task,
-// begin_taskwait), so its end event has nothing to measure; and the
-// untimed task was final.  As a new-task handle (POMP2_UNTIMED_TASK): the
-// task of such a creation, whose body makes no events.
+// begin_taskwait), so its end event has nothing to measure; with it either
+// the sign bit, its end event has nothing to do at all, or (a creation)
+// the untimed task was final, the outermost one.  As a new-task handle
+// (POMP2_UNTIMED_TASK): the task of such a creation, whose body makes no
+// events.
 inline constexpr TaskHandle kUntimedBit = TaskHandle{1} << 62;
+inline constexpr TaskHandle kUntimedDoneBit = std::numeric_limits<TaskHandle>::min();
 inline constexpr TaskHandle kUntimedFinalBit = TaskHandle{1} << 60;
 inline constexpr TaskHandle kUntimedTask = kUntimedBit;
 inline constexpr std::uint32_t kMaxTaskHandleThreads = 1u << 19;
-inline constexpr bool is_untimed(TaskHandle marker) { return marker >= 0 && (marker & kUntimedBit) != 0; }
+inline constexpr bool is_untimed(TaskHandle marker) { return (marker & kUntimedBit) != 0; }
 // An untimed marker whose end event has nothing to do (not the outermost
-// final task): the instrumented code tests this (POMP2_UNTIMED_DONE) and
-// leaves the end call out.
-inline constexpr bool is_untimed_done(TaskHandle marker) {
-    return marker >= 0 && (marker & (kUntimedBit | kUntimedFinalBit)) == kUntimedBit;
-}
+// final task): the instrumented code tests this (POMP2_UNTIMED_DONE, a
+// sign test) and leaves the end call out.
+inline constexpr bool is_untimed_done(TaskHandle marker) { return marker < 0; }
 
 struct TaskContext;
 
@@ -423,9 +425,18 @@ public:
     // owning thread's instrumented code reads it through
     // POMP2_Untimed_cache_of_thread.  Every event of the thread clears its
     // mode first, and an untimed visit refills it; any thread may clear it
-    // (Measurement::stop_inline_counting).
+    // (Measurement::stop_inline_counting), leaving kUntimedCountsToAdd.
     POMP2_Untimed_cache* untimed_cache() { return &untimed_cache_; }
-    void forget_untimed_visits() { shared(untimed_cache_.mode).store(0, std::memory_order_relaxed); }
+    void forget_untimed_visits() {
+        shared(untimed_cache_.mode).store(kUntimedCountsToAdd, std::memory_order_relaxed);
+    }
+    // What the instrumented code counted in the cache's slots since the
+    // last time, added to the nodes as count_untimed_visit would have (see
+    // POMP2_Untimed_cache): by the owning thread where a profile is built
+    // on it (each of its events does it at its start, see EventScope).
+    void add_untimed_counts() {
+        if (slots_may_hold_counts(shared(untimed_cache_.mode).load(std::memory_order_relaxed))) add_slot_counts();
+    }
 
     // Program end: every region still open on this thread (task instances
     // included) is closed at `now`, so its time counts, with a warning per
@@ -484,17 +495,37 @@ private:
     }
     // A visit to the node `region` would be entered at now, counted without
     // time (no frame): control flow and the enclosing frame's last exited
-    // child as push/pop would leave them.  `edge`: its control-flow count.
-    struct UntimedVisit {
-        Node* node;
-        PredecessorEntry* edge;
-    };
-    UntimedVisit count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
-    // After an untimed visit in `context` (out of line: only the inline
-    // forms' calls pass a slot): the cache filled so that the instrumented
-    // code counts the next untimed visits of `slot`'s construct, and of the
-    // others cached at the same place, itself.
-    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, const UntimedVisit& visit, UntimedSlot slot);
+    // child as push/pop would leave them.  Returns the node.
+    Node* count_untimed_visit(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // After an untimed visit of `node` in `context` (out of line: only the
+    // inline forms' calls pass a slot; `creation`: a task construct's): the
+    // cache filled so that the instrumented code counts the next untimed
+    // visits of `slot`'s construct, and of the others cached at the same
+    // place, itself.
+    [[gnu::noinline]] void remember_untimed_visit(TaskContext& context, Node* node, UntimedSlot slot, bool creation);
+    // The mode of the untimed cache that the owner's events find: any but 0
+    // means something to do (end_inline_counting).  The slots hold counts
+    // only under a mode that let the instrumented code count, or that
+    // another thread left (forget_untimed_visits); not under 0, nor under
+    // POMP2_CREATION_OPEN alone, which an event sets with the slots empty.
+    // So an event whose thread counted nothing inline since its last event
+    // pays one load and test, in place of the store of 0 it would make.
+    static constexpr unsigned kUntimedCountsToAdd = 16;
+    static_assert((kUntimedCountsToAdd & (POMP2_UNTIMED_UNDEFERRED | POMP2_UNTIMED_ANY_TASK | POMP2_UNTIMED_TASKWAIT |
+                                          POMP2_CREATION_OPEN)) == 0);
+    static bool slots_may_hold_counts(unsigned mode) { return (mode & ~POMP2_CREATION_OPEN) != 0; }
+    unsigned inline_mode() const {
+        return shared(const_cast<unsigned&>(untimed_cache_.mode)).load(std::memory_order_relaxed);
+    }
+    // At an event's start, under a mode other than 0: the instrumented code
+    // counts nothing more until an untimed visit fills the cache again, and
+    // what it counted is added first (unless the event is refused: then the
+    // finaliser adds it).
+    [[gnu::noinline]] void end_inline_counting(unsigned mode, bool refused);
+    [[gnu::noinline]] void add_slot_counts();
+    // The control flow from slot `before`'s node to slot `index`'s, counted
+    // `count` times and kept for the next time.
+    [[gnu::noinline]] void add_first_slot_edge(unsigned index, unsigned before, std::uint64_t count);
     // A deferred task's creation just entered (`frame`, the innermost) in
     // the cache (POMP2_Open_creation), so that the instrumented code closes
     // it itself (POMP2_Task_create_end_fast) if nothing else happens on the
@@ -512,8 +543,7 @@ private:
     // The node of a visit that opens and closes within one event, without a
     // frame: the node, control flow and the enclosing frame's last exited
     // child as push and pop would leave them.  The caller records the visit.
-    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region,
-                              PredecessorEntry** edge = nullptr);
+    Node* visit_without_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
     // A lock's visit where it needs a frame (folded call paths, counters);
     // null for an entry dropped at the frame bound.
     Node* lock_visit_in_frame(const RegionRecord& region, Ticks called, Ticks acquired);
@@ -671,7 +701,15 @@ private:
     // writer: plain load and store, no read-modify-write.
     class EventScope {
     public:
-        explicit EventScope(ThreadState& thread);
+        // Without an argument, the event first ends the instrumented code's
+        // counting in the untimed cache (end_inline_counting).  With
+        // kInlineModeSeenClear, for an event that found the cache's mode 0
+        // just before (no counts to add, no mode to clear), it makes no call,
+        // so a frameless event stays so.  (Another thread clearing the mode
+        // meanwhile leaves the slots empty and its mark for the next event.)
+        static constexpr std::false_type kInlineModeSeenClear{};
+        template <bool kEndsInlineCounting = true>
+        explicit EventScope(ThreadState& thread, std::bool_constant<kEndsInlineCounting> = {});
         // The count this scope found: scopes nest, so it is the count again.
         ~EventScope() { thread_.events_in_flight_.store(outer_, std::memory_order_release); }
         EventScope(const EventScope&) = delete;
@@ -735,6 +773,11 @@ private:
     // the node its call path counts them under (with last_exited, where).
     alignas(kCacheLine) POMP2_Untimed_cache untimed_cache_{};
     const Node* untimed_parent_ = nullptr;
+    // The slots whose construct is a task's creation (each visit an
+    // included instance too), and the control-flow counts between the
+    // slots' nodes, [slot][slot before] (null: not looked up yet).
+    bool untimed_creation_[POMP2_UNTIMED_SLOTS] = {};
+    PredecessorEntry* untimed_edges_[POMP2_UNTIMED_SLOTS][POMP2_UNTIMED_SLOTS] = {};
     // Whether the instrumented code may close a deferred task's creation
     // (remember_open_creation): it reads the clock itself (the TSC or a
     // manual clock), and no counters are read.

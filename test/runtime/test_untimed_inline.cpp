@@ -13,13 +13,17 @@
 #include <pomp2/pomp2_ompp.h>
 #include <pomp2/pomp2_user_lib.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "adapter/lifecycle.hpp"
+#include "core/thread_state.hpp"
 #include "event_stream.hpp"
 #include "writers/json_writer.hpp"
 
@@ -310,4 +314,88 @@ TEST_CASE("untimed tasks counted inline: nothing while switched off or after the
     undeferred_task();
     CHECK(g_calls_made == 1);
     CHECK(created() == 6);
+}
+
+TEST_CASE("untimed tasks counted inline: control flow first seen inline, counts added at the end", "[tasks][untimed]") {
+    // Undeferred tasks of two constructs, X X X Y Y X, an atomic, X Y: once
+    // the first visit of each construct filled its slot, every later one is
+    // counted inline, also where the control flow between them was not seen
+    // before (Y after Y, X after Y), until the atomic (an event) clears the
+    // cache.  The last X and Y are still in the slots when the measurement
+    // ends: the finaliser adds them, and the profile it builds on another
+    // thread is the one of the calls.
+    const auto run = [](bool inline_counts) {
+        test::ManualClock clock;
+        core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+        g_calls_made = 0;
+        const auto undeferred = [&](POMP2_Region_handle* task, const std::string& task_ctc, unsigned slot) {
+            POMP2_Task_handle child = 0, creator = 0;
+            if (inline_counts) {
+                POMP2_Task_create_begin_fast(task, &child, &creator, 0, 0, task_ctc.c_str(), slot);
+            } else {
+                POMP2_Task_create_begin_final(task, &child, &creator, 0, 0, task_ctc.c_str());
+            }
+            if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(task, creator);
+        };
+        const auto x = [&] { undeferred(&g_task_x, kTaskX, 0); };
+        const auto y = [&] { undeferred(&g_task_y, kTaskY, 1); };
+        x(), x(), x(), y(), y(), x();
+        POMP2_Atomic_count(&g_atomic, kAtomic.c_str());
+        x(), y();
+        m.stop();
+        m.close_open_regions(clock.at(5000));
+        nlohmann::json profile;
+        std::thread([&] { profile = writers::to_json(m.build_profile()); }).join();
+        return std::pair{profile, g_calls_made};
+    };
+    const auto [calls, _] = run(false);
+    const auto [counted, calls_made] = run(true);
+    CHECK(visits_of(calls, 10) == 5);
+    CHECK(visits_of(calls, 12) == 3);
+    CHECK(counted["nodes"] == calls["nodes"]);
+    CHECK(counted["tasks"] == calls["tasks"]);
+    // The first X, the first Y, the first X after the atomic.
+    CHECK(calls_made == 3);
+}
+
+TEST_CASE("POMP2_UNTIMED_DONE is libompp's is_untimed_done", "[tasks][untimed]") {
+    // The four top bits decide, whatever the handle below them.
+    for (std::uint64_t top = 0; top < 16; ++top) {
+        for (const std::uint64_t below : {std::uint64_t{0}, std::uint64_t{1} << 40 | 7, (std::uint64_t{1} << 60) - 1}) {
+            const auto value = static_cast<POMP2_Task_handle>(top << 60 | below);
+            CHECK(POMP2_UNTIMED_DONE(value) == core::is_untimed_done(value));
+        }
+    }
+}
+
+TEST_CASE("untimed tasks counted inline: counts left when switched off are added at the thread's next event",
+          "[tasks][untimed]") {
+    // X X X: the last two counted in the slot.  POMP2_Off clears every
+    // thread's mode from the switching thread (here the same; in a program
+    // any), so the counts stay in the slot until the thread's next event,
+    // the atomic after POMP2_On, which adds them first.  A profile built on
+    // another thread then shows the calls' profile, control flow included.
+    const auto run = [](bool inline_counts) {
+        test::ManualClock clock;
+        core::Measurement& m = adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+        for (int i = 0; i < 3; ++i) {
+            POMP2_Task_handle child = 0, creator = 0;
+            if (inline_counts) {
+                POMP2_Task_create_begin_fast(&g_task_x, &child, &creator, 0, 0, kTaskX.c_str(), 0);
+            } else {
+                POMP2_Task_create_begin_final(&g_task_x, &child, &creator, 0, 0, kTaskX.c_str());
+            }
+            if (!POMP2_UNTIMED_DONE(creator)) POMP2_Task_create_end(&g_task_x, creator);
+        }
+        POMP2_Off();
+        POMP2_On();
+        POMP2_Atomic_count(&g_atomic, kAtomic.c_str());
+        nlohmann::json profile;
+        std::thread([&] { profile = writers::to_json(m.build_profile()); }).join();
+        return profile;
+    };
+    const nlohmann::json calls = run(false);
+    const nlohmann::json counted = run(true);
+    CHECK(visits_of(calls, 10) == 3);
+    CHECK(counted["nodes"] == calls["nodes"]);
 }
