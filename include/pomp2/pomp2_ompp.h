@@ -145,8 +145,12 @@ typedef struct POMP2_Untimed_cache {
 
 /* The calling thread's cache; never null: before the thread's first event
  * (and after its state is released) an empty cache, which knows no
- * construct, so the inline forms test no pointer. */
-extern __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread;
+ * construct, so the inline forms test no pointer.  The name carries the
+ * layout's version (v2: slots counting only their control flow, done
+ * markers in the sign bit) and changes with it: an object instrumented
+ * against another layout then fails to link or load instead of writing
+ * through stale offsets. */
+extern __thread POMP2_Untimed_cache* POMP2_Untimed_cache_v2_of_thread;
 
 /* POMP2_Task_create_begin_final and POMP2_Taskwait_begin, the cache filled
  * into `slot`: the calls the _fast forms make when they cannot count. */
@@ -189,7 +193,7 @@ POMP2_INLINE void POMP2_Task_create_begin_fast(POMP2_Region_handle* pomp2_handle
                                                POMP2_Task_handle* pomp2_old_task, int pomp2_if, int pomp2_final,
                                                const char ctc_string[], unsigned slot) {
 #ifndef POMP2_NO_INLINE_COUNTS
-    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
+    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_v2_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
     if (POMP2_Untimed_counted(cache, (pomp2_if | pomp2_final) ? POMP2_UNTIMED_ANY_TASK : POMP2_UNTIMED_UNDEFERRED,
                               pomp2_handle, slot)) {
@@ -206,7 +210,7 @@ POMP2_INLINE void POMP2_Task_create_begin_fast(POMP2_Region_handle* pomp2_handle
 POMP2_INLINE void POMP2_Taskwait_begin_fast(POMP2_Region_handle* pomp2_handle, POMP2_Task_handle* pomp2_old_task,
                                             const char ctc_string[], unsigned slot) {
 #ifndef POMP2_NO_INLINE_COUNTS
-    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_of_thread;
+    POMP2_Untimed_cache* cache = POMP2_Untimed_cache_v2_of_thread;
     slot %= POMP2_UNTIMED_SLOTS;
     if (POMP2_Untimed_counted(cache, POMP2_UNTIMED_TASKWAIT, pomp2_handle, slot)) {
         *pomp2_old_task = cache->marker;
@@ -263,7 +267,7 @@ POMP2_INLINE void POMP2_Task_create_end_fast(POMP2_Region_handle* pomp2_handle, 
 #endif
     if (POMP2_UNTIMED_DONE(pomp2_old_task)) return;
 #ifndef POMP2_NO_INLINE_COUNTS
-    cache = POMP2_Untimed_cache_of_thread;
+    cache = POMP2_Untimed_cache_v2_of_thread;
     if (cache->creation.handle == pomp2_handle && cache->creation.old_task == pomp2_old_task &&
         POMP2_Creation_closed(cache))
         return;

@@ -17,7 +17,7 @@ namespace {
 POMP2_Untimed_cache g_no_untimed_cache{};
 }  // namespace
 extern "C" {
-__attribute__((visibility("default"))) __thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread
+__attribute__((visibility("default"))) __thread POMP2_Untimed_cache* POMP2_Untimed_cache_v2_of_thread
     __attribute__((tls_model("initial-exec"))) = &g_no_untimed_cache;
 }
 
@@ -71,7 +71,7 @@ struct ThreadExitHook {
         if (!state->recyclable()) return;
         state->release_os_thread();
         t_binding = ThreadBinding{0, nullptr};  // a late event here gets a state of its own
-        POMP2_Untimed_cache_of_thread = &g_no_untimed_cache;
+        POMP2_Untimed_cache_v2_of_thread = &g_no_untimed_cache;
         threads->by_position[team_position].push_back(state);
     }
 };
@@ -124,7 +124,7 @@ ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
     // The instrumented code's untimed counting on this thread: nothing until
     // the state's next untimed visit (it may have been another thread's).
     state->forget_untimed_visits();
-    POMP2_Untimed_cache_of_thread = state->untimed_cache();
+    POMP2_Untimed_cache_v2_of_thread = state->untimed_cache();
     // Parked again when this thread ends.
     if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
     if (thread_attach_hook_ != nullptr) thread_attach_hook_();

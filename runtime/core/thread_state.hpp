@@ -423,7 +423,7 @@ public:
 
     // What the instrumented code may count itself (see create_task): the
     // owning thread's instrumented code reads it through
-    // POMP2_Untimed_cache_of_thread.  Every event of the thread clears its
+    // POMP2_Untimed_cache_v2_of_thread.  Every event of the thread clears its
     // mode first, and an untimed visit refills it; any thread may clear it
     // (Measurement::stop_inline_counting), leaving kUntimedCountsToAdd.
     POMP2_Untimed_cache* untimed_cache() { return &untimed_cache_; }

@@ -234,7 +234,7 @@ SAVE_TASK(Taskwait_begin) RESTORE_TASK(Taskwait_end)
  * POMP2_Taskwait_begin_fast), recorded as the plain calls: this runtime's
  * untimed cache is the empty one, so the instrumented code always calls. */
 static POMP2_Untimed_cache no_untimed_cache;
-__thread POMP2_Untimed_cache* POMP2_Untimed_cache_of_thread = &no_untimed_cache;
+__thread POMP2_Untimed_cache* POMP2_Untimed_cache_v2_of_thread = &no_untimed_cache;
 void POMP2_Task_create_begin_slot(POMP2_Region_handle* h, POMP2_Task_handle* new_t, POMP2_Task_handle* old,
                                   int pomp2_if, int pomp2_final, const char ctc[], unsigned slot) {
     (void)slot;
