@@ -58,6 +58,7 @@ from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent / "epcc" / "construct_overhead.c"
 FLOOR_SOURCE = SOURCE.parent / "clock_floor.c"
+POMP2_HEADERS = Path(__file__).resolve().parent.parent / "include"
 COMPILERS = {"gcc": "gcc-12", "clang": "clang-16"}
 # The constructs whose events clock_floor.c replaces.
 FLOOR_CONSTRUCTS = ("CRITICAL", "LOCK")
@@ -116,7 +117,8 @@ def build(compiler: str, ompp_cc: Path, out: Path) -> dict[str, Path]:
 
 def build_floor(compiler: str, out: Path) -> Path:
     """clock_floor.c as a library to preload into the instrumented program."""
-    return compile_or_exit([COMPILERS[compiler], "-fopenmp", "-O2", "-shared", "-fPIC", str(FLOOR_SOURCE)],
+    return compile_or_exit([COMPILERS[compiler], "-fopenmp", "-O2", "-shared", "-fPIC", f"-I{POMP2_HEADERS}",
+                            str(FLOOR_SOURCE)],
                            out / f"clock_floor.{compiler}.so")
 
 

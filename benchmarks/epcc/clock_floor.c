@@ -8,8 +8,10 @@
  * is held, and no accounting.  construct-overhead.py --floor runs it; the
  * difference to the plain program is the floor of the CRITICAL and LOCK
  * rows on this machine (docs/benchmarks.md).  ompp reads the same clock: the
- * TSC on x86, CLOCK_MONOTONIC elsewhere. */
-#include <omp.h>
+ * TSC on x86, CLOCK_MONOTONIC elsewhere.  The POMP2 headers declare what
+ * it defines, so its signatures are libompp's. */
+#include <pomp2/pomp2_lib.h>
+#include <pomp2/pomp2_locks.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -24,8 +26,6 @@ static inline void read_clock(void) {
   last_read = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 #endif
 }
-
-typedef void *POMP2_Region_handle;
 
 void POMP2_Critical_enter(POMP2_Region_handle *handle, const char ctc[]) {
   (void)handle, (void)ctc;
