@@ -123,7 +123,7 @@ ThreadState& Measurement::attach_this_thread(std::uint64_t team_position) {
     t_binding = ThreadBinding{generation_, state};
     // The instrumented code's untimed counting on this thread: nothing until
     // the state's next untimed visit (it may have been another thread's).
-    state->forget_untimed_visits();
+    state->stop_inline_counting();
     POMP2_Untimed_cache_v2_of_thread = state->untimed_cache();
     // Parked again when this thread ends.
     if (team_position != kNoTeamPosition) t_exit_hook.watch(parked_, state, team_position);
@@ -170,7 +170,7 @@ std::unique_lock<std::mutex> Measurement::clear_inline_counting() {
     // the flag or filled it before the clearing below.
     order_against_events();
     std::unique_lock lock(threads_mutex_);
-    for (const auto& thread : threads_) thread->forget_untimed_visits();
+    for (const auto& thread : threads_) thread->stop_inline_counting();
     return lock;
 }
 

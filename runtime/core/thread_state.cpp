@@ -1049,7 +1049,7 @@ bool inside_creation(const TaskContext& context, const RegionRecord& region) {
     // (Measurement::stop_inline_counting clears the mode after its flag).
     shared(untimed_cache_.mode).store(mode, std::memory_order_relaxed);
     measurement_.order_event_start();
-    if (!measurement_.counts_untimed_inline()) forget_untimed_visits();
+    if (!measurement_.counts_untimed_inline()) stop_inline_counting();
 }
 
 // The instrumented code's counting (POMP2_Task_create_begin_fast,

@@ -417,7 +417,7 @@ public:
     // Tasks were created that no creation event reports (a taskloop's): a
     // taskwait after them may have something to wait for.
     void note_unreported_tasks() {
-        forget_untimed_visits();
+        stop_inline_counting();
         ++task_counter_;
     }
 
@@ -427,7 +427,10 @@ public:
     // mode first, and an untimed visit refills it; any thread may clear it
     // (Measurement::stop_inline_counting), leaving kUntimedCountsToAdd.
     POMP2_Untimed_cache* untimed_cache() { return &untimed_cache_; }
-    void forget_untimed_visits() {
+    // The instrumented code counts nothing more until an untimed visit
+    // fills the cache again; what it counted stays, for the owner's next
+    // event to add (end_inline_counting).
+    void stop_inline_counting() {
         shared(untimed_cache_.mode).store(kUntimedCountsToAdd, std::memory_order_relaxed);
     }
     // What the instrumented code counted in the cache's slots since the
@@ -506,7 +509,7 @@ private:
     // The mode of the untimed cache that the owner's events find: any but 0
     // means something to do (end_inline_counting).  The slots hold counts
     // only under a mode that let the instrumented code count, or that
-    // another thread left (forget_untimed_visits); not under 0, nor under
+    // another thread left (stop_inline_counting); not under 0, nor under
     // POMP2_CREATION_OPEN alone, which an event sets with the slots empty.
     // So an event whose thread counted nothing inline since its last event
     // pays one load and test, in place of the store of 0 it would make.
