@@ -15,7 +15,8 @@
 # each creation's end closed in the instrumented code), or (utsnode) one
 # node of BOTS UTS as libgomp runs it: a task run at once inside its
 # creation that creates two such tasks, each of the three ending with a
-# taskwait, as ompp-instrument writes them.  OMPP_TRACE=1
+# taskwait, as ompp-instrument writes them; utsdeep: the same node
+# inside two levels of such tasks, as nearly all of UTS's are.  OMPP_TRACE=1
 # (passed through to the driver): every event recorded too, as a traced run
 # does.
 set -eu
@@ -29,11 +30,12 @@ instructions() {
     sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log"
 }
 for scenario in user atomic counted critical loop parallel task included undeferred fibcall undeferred-inline \
-    fibcall-inline fibnode fibnode-inline utsnode; do
+    fibcall-inline fibnode fibnode-inline utsnode utsdeep; do
     one=$(instructions "$scenario" "$n")
     two=$(instructions "$scenario" $((2 * n)))
     per_iteration=$(( (two - one) / n ))
-    if [ "$scenario" = fibnode ] || [ "$scenario" = fibnode-inline ] || [ "$scenario" = utsnode ]; then
+    if [ "$scenario" = fibnode ] || [ "$scenario" = fibnode-inline ] || [ "$scenario" = utsnode ] ||
+        [ "$scenario" = utsdeep ]; then
         echo "$scenario: $per_iteration instructions per iteration ($(( per_iteration / 3 )) per task instance)"
     else
         echo "$scenario: $per_iteration instructions per iteration"

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     if (argc != 3) {
         std::fprintf(stderr,
                      "usage: %s user|atomic|counted|critical|loop|parallel|task|included|undeferred|fibcall|"
-                     "undeferred-inline|fibcall-inline|fibnode|fibnode-inline|utsnode ITERATIONS\n",
+                     "undeferred-inline|fibcall-inline|fibnode|fibnode-inline|utsnode|utsdeep ITERATIONS\n",
                      argv[0]);
         return 2;
     }
@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
     const bool fibnode = std::strcmp(scenario, "fibnode") == 0;
     const bool fibnode_inline = std::strcmp(scenario, "fibnode-inline") == 0;
     const bool utsnode = std::strcmp(scenario, "utsnode") == 0;
+    // The same node inside two levels of such tasks.
+    const bool utsdeep = std::strcmp(scenario, "utsdeep") == 0;
     const bool included = std::strcmp(scenario, "included") == 0;
     const bool undeferred = std::strcmp(scenario, "undeferred") == 0;
     const bool fibcall = std::strcmp(scenario, "fibcall") == 0;
@@ -63,33 +65,40 @@ int main(int argc, char** argv) {
         for (long i = 0; i < iterations; ++i) loop_with_implicit_barrier_instance(handle);
     } else if (std::strcmp(scenario, "parallel") == 0) {
         for (long i = 0; i < iterations; ++i) parallel_instance(handle);
-    } else if (task || fibnode || fibnode_inline || utsnode || in_task) {
+    } else if (task || fibnode || fibnode_inline || utsnode || utsdeep || in_task) {
         // Tasks run inside a scheduling point, as in a parallel region.
         POMP2_For_enter(&loop, kFor.c_str());
         POMP2_Task_handle old_barrier;
         POMP2_Implicit_barrier_enter(&loop, &old_barrier);
         POMP2_Task_handle parent = in_task ? POMP2_Get_new_task_handle() : 0;
         if (in_task) POMP2_Task_begin(&handle, parent);
-        for (long i = 0; i < iterations; ++i) {
-            if (task) {
-                task_create_begin_end(handle);
-            } else if (included) {
-                included_task_in_task(handle);
-            } else if (undeferred) {
-                undeferred_task_in_task(handle);
-            } else if (fibcall) {
-                fib_call_below_cutoff(handle, taskwait);
-            } else if (undeferred_inline) {
-                undeferred_task_in_task<true>(handle);
-            } else if (fibcall_inline) {
-                fib_call_below_cutoff<true>(handle, taskwait);
-            } else if (utsnode) {
-                task_run_at_once_with_taskwait(handle, taskwait, 2);
-            } else if (fibnode_inline) {
-                task_with_two_children_and_taskwait<true>(handle, taskwait);
-            } else {
-                task_with_two_children_and_taskwait(handle, taskwait);
+        const auto run = [&] {
+            for (long i = 0; i < iterations; ++i) {
+                if (task) {
+                    task_create_begin_end(handle);
+                } else if (included) {
+                    included_task_in_task(handle);
+                } else if (undeferred) {
+                    undeferred_task_in_task(handle);
+                } else if (fibcall) {
+                    fib_call_below_cutoff(handle, taskwait);
+                } else if (undeferred_inline) {
+                    undeferred_task_in_task<true>(handle);
+                } else if (fibcall_inline) {
+                    fib_call_below_cutoff<true>(handle, taskwait);
+                } else if (utsnode || utsdeep) {
+                    task_run_at_once_with_taskwait(handle, taskwait, 2);
+                } else if (fibnode_inline) {
+                    task_with_two_children_and_taskwait<true>(handle, taskwait);
+                } else {
+                    task_with_two_children_and_taskwait(handle, taskwait);
+                }
             }
+        };
+        if (utsdeep) {
+            inside_tasks_run_at_once(handle, 2, run);
+        } else {
+            run();
         }
         if (in_task) POMP2_Task_end(&handle);
         POMP2_Implicit_barrier_exit(&loop, old_barrier);

@@ -385,6 +385,9 @@ void end_task_creation(POMP2_Region_handle* handle, POMP2_Task_handle old_task) 
         if (Measurement* m = gate()) m->this_thread().end_untimed_task(old_task);
         return;
     }
+    if (const CommonCase c = untraced_common_case(handle); c.thread != nullptr && measured(c.region->info.kind))
+        [[likely]]
+        return c.thread->end_task_creation(*c.region, old_task);
     exit_scheduling_point(handle, old_task, K::Task);
 }
 

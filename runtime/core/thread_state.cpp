@@ -280,11 +280,39 @@ void ThreadState::pop_left_open(TaskContext& context, Ticks now) {
 
 __attribute__((noinline)) bool ThreadState::leave_folded(TaskContext& context, const Frame& frame, Ticks visit) {
     Node* node = frame.node;
-    node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
     // The caller is the fold point (at max_depth, or an included task's
     // creation) or another folded frame: frames.size() >= 2.
-    context.frames[context.frames.size() - 2].folded_children += visit;
+    Frame& enclosing = context.frames[context.frames.size() - 2];
+    if (frame.untimed) {
+        close_untimed(enclosing, frame);
+        return false;
+    }
+    node->metrics.folded_exclusive.add(visit > frame.folded_children ? visit - frame.folded_children : 0);
+    enclosing.folded_children += visit;
     return --node->active_instances == 0;
+}
+
+[[gnu::always_inline]] inline void ThreadState::close_untimed(Frame& enclosing, const Frame& frame) {
+    // Its visit is part of the enclosing one of the same node, which still
+    // has to leave out the time of the folded frames inside it.
+    assert(frame.untimed && enclosing.node == frame.node && frame.node->active_instances > 1);
+    enclosing.folded_children += frame.folded_children;
+    --frame.node->active_instances;
+}
+
+// push_folded's result for a frame that enters_own_folded_node, without
+// the child's lookup or a clock read (no counters: their marks need a
+// push_under).
+[[gnu::always_inline]] inline Frame& ThreadState::push_untimed(TaskContext& context) {
+    assert(counters_ == nullptr && context.frames.size() < kMaxOpenFrames);
+    const Frame& enclosing = context.frames.back();
+    Node* const node = enclosing.node;
+    count_predecessor(node, enclosing.last_exited_child != nullptr ? enclosing.last_exited_child : node, 1);
+    Frame& frame = context.frames.emplace_back(node, Ticks{0}, context.suspended_total);
+    frame.folded = true;
+    frame.untimed = true;
+    node->max_active_instances.raise_to(++node->active_instances);
+    return frame;
 }
 
 inline Frame* ThreadState::open_frame(TaskContext& context, NodeKind kind, const RegionRecord& region, Ticks now) {
@@ -917,6 +945,28 @@ void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle t
     exit_in_scope(region, now, kind);
 }
 
+void ThreadState::end_task_creation(const RegionRecord& region, TaskHandle task) {
+    const EventScope event(*this);
+    if (event.refused()) [[unlikely]] return;
+    TaskContext& context = *current_;
+    if (!context.frames.empty() && context.frames.back().untimed) {
+        const Frame& top = context.frames.back();
+        if (context.handle == task && context.dropped_levels == 0 && top.node->region == &region &&
+            top.node->kind == NodeKind::Region) [[likely]] {
+            // pop() of an untimed frame, which records only the visit.
+            Node* const node = top.node;
+            close_untimed(context.frames[context.frames.size() - 2], top);
+            node->metrics.visits.add(1);
+            context.frames.pop_back();
+            context.last_exited() = node;
+            return;
+        }
+    }
+    const Ticks now = measurement_.now();
+    resume_in_scope(task, now);
+    exit_in_scope(region, now, NodeKind::Region);
+}
+
 [[gnu::always_inline]] inline void ThreadState::leave_stub(Ticks now) {
     if (Node* stub = std::exchange(current_->stub, nullptr)) [[likely]] {
         const Ticks ran = elapsed(current_->stub_entered, now);
@@ -1174,6 +1224,13 @@ void ThreadState::create_task(const RegionRecord& region, TaskClauseValues claus
     if (if_clause && !in_final_task(context)) {
         if (new_task != nullptr) *new_task = new_task_handle(final_clause);
         if (old_task != nullptr) *old_task = context.handle;
+        // Inside a task of this construct run at once in a creation that
+        // folds: no clock for a visit whose time its enclosing one measures.
+        if (enters_own_folded_node(context, NodeKind::Region, region) && counters_ == nullptr &&
+            context.frames.size() < kMaxOpenFrames) {
+            push_untimed(context);
+            return;
+        }
         const Frame& frame = push(context, NodeKind::Region, region, measurement_.now());
         if (untimed_key != nullptr) remember_open_creation(context, frame, untimed_key);
         return;

@@ -92,6 +92,10 @@ struct Frame {
     bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
     bool included_final = false;  // task creation: its task runs inside it and is final
     bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
+    // A folded frame directly inside a frame of its own node (recursion
+    // below the fold point), pushed without a clock: its time is part of
+    // that enclosing visit (ThreadState::enters_own_folded_node).
+    bool untimed = false;
     bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
     bool part_elided = false;   // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
     bool startup_at_join = false;  // worker frame: entered at its begin, the master adds the startup at the join
@@ -374,6 +378,10 @@ public:
                                 model::NodeKind kind = model::NodeKind::Region);
     void exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now,
                                model::NodeKind kind = model::NodeKind::Region);
+    // The end of a task construct's creation (not untimed): as
+    // exit_scheduling_point, reading the clock only if the creation's frame
+    // is timed (Frame::untimed).
+    void end_task_creation(const RegionRecord& region, TaskHandle task);
     void task_begin(const RegionRecord& region, TaskHandle task, Ticks now);
     void task_end(const RegionRecord& region, Ticks now);
     // The task of a task construct.  One that runs inside its own creation
@@ -644,11 +652,32 @@ private:
     }
     Frame& push_folded(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                        const Node* fork_origin);
+    // Whether entering (kind, region) now folds into the node of the
+    // innermost frame, itself folded: a recursive visit whose time the
+    // enclosing visit of the same node already measures.  Its folded
+    // exclusive time would be that visit's minus its own children's, and
+    // the enclosing visit subtracts it again, so the sum the profile shows
+    // is the same without it; only its count and its children's times go
+    // up.  A task creation that does (BOTS UTS: tasks run at once inside
+    // their creation, creating more) gets an `untimed` frame and reads no
+    // clock at either end (push_untimed, end_task_creation).
+    // (The node a folded push enters is the fold point's child of that
+    // kind and region.)
+    bool enters_own_folded_node(const TaskContext& context, model::NodeKind kind, const RegionRecord& region) const {
+        if (context.frames.empty()) return false;
+        const Node* top = context.frames.back().node;
+        return context.frames.back().folded && top->region == &region && top->kind == kind &&
+               top->fork_origin == nullptr && top->parent == fold_point(context);
+    }
     // Pushes a frame for the child of `parent`, entered from the current node.
     Frame& push_under(TaskContext& context, Node* parent, model::NodeKind kind, const RegionRecord& region, Ticks now,
                       const Node* fork_origin);
     // Whether this was the node's outermost open visit.
     bool leave_folded(TaskContext& context, const Frame& frame, Ticks visit);
+    // An untimed frame (Frame::untimed): pushed, and its leaving's part
+    // beyond a pop's.
+    Frame& push_untimed(TaskContext& context);
+    void close_untimed(Frame& enclosing, const Frame& frame);
     Frame* open_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     Frame* open_frame_below_top(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
     // CPU use of parallel-region bodies, sampled: a thread's first body of

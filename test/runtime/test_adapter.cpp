@@ -309,6 +309,60 @@ const model::TaskStatistics& task_statistics(const model::Profile& p, POMP2_Regi
 std::uint32_t id_of(POMP2_Region_handle handle) { return static_cast<const core::RegionRecord*>(handle)->info.id; }
 }  // namespace
 
+// Issue 11: libgomp runs nearly every BOTS UTS task at once inside its
+// creation, the recursion hundreds of levels deep.  A creation inside a
+// task of its own construct whose creation folded has no time of its own
+// (Frame::untimed): no clock is read for it, and the folded times still add
+// up, the regions inside it subtracted from the folded creation's exclusive
+// time as they were.
+TEST_CASE("POMP2: creations folded inside a creation of their own construct keep the folded times exact",
+          "[adapter]") {
+    test::ManualClock clock;
+    adapter::restart_for_testing(clock.clock(), config::Config::defaults());
+    static POMP2_Region_handle task = nullptr, user = nullptr;
+    const std::string task_ctc = "*regionType=task*sscl=u.c:5:5*escl=u.c:5:5**";
+    const std::string user_ctc = "*regionType=userRegion*sscl=u.c:9:9*escl=u.c:11:11*userRegionName=leaf**";
+    // A task run at once inside its creation at `begin`, ended at `end`;
+    // inside it, a user region of `user_ticks` and the next level.
+    std::function<void(int, core::Ticks, core::Ticks)> level = [&](int depth, core::Ticks begin, core::Ticks end) {
+        POMP2_Task_handle old_task, new_task;
+        clock.at(begin);
+        POMP2_Task_create_begin_final(&task, &new_task, &old_task, 1, 0, CTC(task_ctc));
+        POMP2_Task_begin(&task, new_task);
+        if (depth > 1) level(depth - 1, begin + 10, end - 100);
+        clock.at(end - 60);
+        POMP2_Begin(&user, CTC(user_ctc));
+        clock.at(end - 20);
+        POMP2_End(&user);
+        POMP2_Task_end(&task);
+        clock.at(end);
+        POMP2_Task_create_end(&task, old_task);
+    };
+    // Level 1 (100-1000) is the fold point; level 2 (110-900) the folded
+    // creation's outermost visit; levels 3 and 4 (120-800, 130-700) fold
+    // into level 2's node directly inside it.
+    level(4, 100, 1000);
+    const model::Profile p = adapter::finished_profile(*adapter::g_gate.load(), config::Config::defaults());
+    const auto* outermost = find_child(p, 0, NodeKind::Region, id_of(task));
+    REQUIRE(outermost != nullptr);
+    const auto* folded = find_child(p, outermost->id, NodeKind::Region, id_of(task));
+    const auto* leaf = find_child(p, outermost->id, NodeKind::Region, id_of(user));
+    REQUIRE(folded != nullptr);
+    REQUIRE(leaf != nullptr);
+    CHECK(folded->recursion_depth == 3);
+    CHECK(thread_of(*folded, 0)->visits == 3);
+    CHECK(thread_of(*folded, 0)->inclusive_s == Approx(790e-9));  // level 2's visit
+    // Level 2's visit less the user regions of levels 2 to 4 (40 ns each).
+    CHECK(thread_of(*folded, 0)->exclusive_s == Approx(670e-9));
+    CHECK(thread_of(*leaf, 0)->visits == 4);
+    CHECK(thread_of(*leaf, 0)->inclusive_s == Approx(160e-9));
+    CHECK(thread_of(*outermost, 0)->inclusive_s == Approx(900e-9));
+    CHECK(thread_of(*outermost, 0)->exclusive_s == Approx(900e-9 - 670e-9 - 160e-9));
+    CHECK(task_statistics(p, task).included == 4);
+    for (const auto& violation : analyses::check_invariants(p)) FAIL_CHECK(violation);
+    CHECK(p.warnings.empty());
+}
+
 // Issue 11: with the if and final clauses passed, a task they make run at
 // once (undeferred, or created inside a final task) is counted without a
 // clock: a visit of no time on its creation node and an included instance,
