@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include "adapter/lifecycle.hpp"
 #include "deadlock/watch.hpp"
@@ -72,34 +73,33 @@ int main(int argc, char** argv) {
         POMP2_Implicit_barrier_enter(&loop, &old_barrier);
         POMP2_Task_handle parent = in_task ? POMP2_Get_new_task_handle() : 0;
         if (in_task) POMP2_Task_begin(&handle, parent);
-        const auto run = [&] {
-            for (long i = 0; i < iterations; ++i) {
-                if (task) {
-                    task_create_begin_end(handle);
-                } else if (included) {
-                    included_task_in_task(handle);
-                } else if (undeferred) {
-                    undeferred_task_in_task(handle);
-                } else if (fibcall) {
-                    fib_call_below_cutoff(handle, taskwait);
-                } else if (undeferred_inline) {
-                    undeferred_task_in_task<true>(handle);
-                } else if (fibcall_inline) {
-                    fib_call_below_cutoff<true>(handle, taskwait);
-                } else if (utsnode || utsdeep) {
-                    task_run_at_once_with_taskwait(handle, taskwait, 2);
-                } else if (fibnode_inline) {
-                    task_with_two_children_and_taskwait<true>(handle, taskwait);
-                } else {
-                    task_with_two_children_and_taskwait(handle, taskwait);
-                }
+        POMP2_Task_handle enclosing[2];
+        if (utsdeep)
+            for (POMP2_Task_handle& creator : enclosing) begin_task_run_at_once(handle, creator);
+        for (long i = 0; i < iterations; ++i) {
+            if (task) {
+                task_create_begin_end(handle);
+            } else if (included) {
+                included_task_in_task(handle);
+            } else if (undeferred) {
+                undeferred_task_in_task(handle);
+            } else if (fibcall) {
+                fib_call_below_cutoff(handle, taskwait);
+            } else if (undeferred_inline) {
+                undeferred_task_in_task<true>(handle);
+            } else if (fibcall_inline) {
+                fib_call_below_cutoff<true>(handle, taskwait);
+            } else if (utsnode || utsdeep) {
+                task_run_at_once_with_taskwait(handle, taskwait, 2);
+            } else if (fibnode_inline) {
+                task_with_two_children_and_taskwait<true>(handle, taskwait);
+            } else {
+                task_with_two_children_and_taskwait(handle, taskwait);
             }
-        };
-        if (utsdeep) {
-            inside_tasks_run_at_once(handle, 2, run);
-        } else {
-            run();
         }
+        if (utsdeep)
+            for (auto creator = std::rbegin(enclosing); creator != std::rend(enclosing); ++creator)
+                end_task_run_at_once(handle, *creator);
         if (in_task) POMP2_Task_end(&handle);
         POMP2_Implicit_barrier_exit(&loop, old_barrier);
         POMP2_For_exit(&loop);

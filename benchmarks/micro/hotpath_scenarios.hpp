@@ -183,17 +183,16 @@ inline void task_run_at_once_with_taskwait(POMP2_Region_handle& task, POMP2_Regi
     POMP2_Task_create_end_fast(&task, creator);
 }
 
-// `body` inside `levels` open tasks of `task`, each run at once inside its
-// creation: BOTS UTS with libgomp runs nearly every node this deep in such
-// a chain (its profile folds 195 levels), where a creation's frame folds
-// into the node of the creation around it.
-template <typename Body>
-void inside_tasks_run_at_once(POMP2_Region_handle& task, int levels, Body body) {
-    if (levels == 0) return body();
-    POMP2_Task_handle creator, child;
+// A task run at once inside its creation, left open: BOTS UTS with libgomp
+// runs nearly every node deep in a chain of such tasks (its profile folds
+// 195 levels), where a creation's frame folds into the node of the
+// creation around it.  end_task_run_at_once closes one.
+inline void begin_task_run_at_once(POMP2_Region_handle& task, POMP2_Task_handle& creator) {
+    POMP2_Task_handle child;
     POMP2_Task_create_begin_fast(&task, &child, &creator, 1, 0, kTask.c_str(), 0);
     POMP2_Task_begin(&task, child);
-    inside_tasks_run_at_once(task, levels - 1, body);
+}
+inline void end_task_run_at_once(POMP2_Region_handle& task, POMP2_Task_handle creator) {
     POMP2_Task_end(&task);
     POMP2_Task_create_end_fast(&task, creator);
 }
