@@ -19,6 +19,11 @@ DESCRIPTION
     each program, plain and instrumented runs interleaved), and the target of
     the overhead issue for 2 threads.  The machine's load average is printed
     before and after: on a shared machine the figures are only as good as it.
+    The column `rounds ns` is the least and the most that one run of the
+    instrumented program added over the plain run right before it: where
+    that range is wider than a target, one table cannot tell whether the
+    target is met (on a 2-core VM the team constructs' plain overheads of
+    1.5-3 us move by more than their targets from run to run).
 
     With --floor, the instrumented program also runs with
     benchmarks/epcc/clock_floor.c preloaded: its critical and lock events are
@@ -185,9 +190,11 @@ def main(argv: list[str]) -> int:
                         continue
                     plain_ns, ompp_ns = statistics.median(plain), statistics.median(instrumented)
                     floor_ns = samples["floor"].get(name)
+                    paired = [o - p for p, o in zip(plain, instrumented)]
                     rows.append({"construct": name, "compiler": compiler, "threads": threads,
                                  "plain_ns": round(plain_ns, 1), "ompp_ns": round(ompp_ns, 1),
                                  "added_ns": round(ompp_ns - plain_ns, 1),
+                                 "rounds_min_ns": round(min(paired), 1), "rounds_max_ns": round(max(paired), 1),
                                  "floor_ns": round(statistics.median(floor_ns) - plain_ns, 1) if floor_ns else "",
                                  "target_ns": TARGETS_NS.get(name, "") if threads == 2 else ""})
     load_after = os.getloadavg()
@@ -196,12 +203,13 @@ def main(argv: list[str]) -> int:
           f"median of {args.runs} runs, {args.time} s per loop"
           + "".join(f"; instrumented runs with {name}={value}" for name, value in args.ompp_env.items()))
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
-             f"{'added ns':>10}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
+             f"{'added ns':>10} {'rounds ns':>15}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
     print(header)
     print("-" * len(header))
     for r in rows:
         print(f"{r['construct']:<13} {r['compiler']:<8} {r['threads']:>7} {r['plain_ns']:>10.1f} "
-              f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
+              f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f} "
+              f"{r['rounds_min_ns']:>7.0f}..{r['rounds_max_ns']:<6.0f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
               + f" {str(r['target_ns']):>7}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
