@@ -231,12 +231,19 @@ def read_trace(out_dir: Path, stderr: str, run: Run) -> None:
     run.trace_events = int(written.group(1))
 
 
+def pinned_cpus(threads: int) -> set[int]:
+    """The first `threads` CPUs this process may use (all of them if it may use fewer)."""
+    allowed = sorted(os.sched_getaffinity(0))
+    return set(allowed[:threads])
+
+
 def run_once(executable: Path, variant: str, size: str, threads: int, timeout: float, profile: bool,
-             trace: bool = False) -> Run:
+             trace: bool = False, pin: bool = False) -> Run:
     """Runs the kernel once in a scratch directory, under GNU time for its peak memory.
 
     (getrusage of a child forked from Python would report Python's own
-    resident set when the kernel's is smaller.)
+    resident set when the kernel's is smaller.)  With `pin`, on the
+    first `threads` CPUs (pinned_cpus).
     """
     with tempfile.TemporaryDirectory(prefix="ompp-overhead-") as scratch:
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -248,8 +255,10 @@ def run_once(executable: Path, variant: str, size: str, threads: int, timeout: f
         rss_file = Path(scratch) / "maxrss.kb"
         command = [GNU_TIME, "-f", "%M", "-o", str(rss_file),
                    str(executable), "--size", size, "--variant", variant]
+        cpus = pinned_cpus(threads) if pin else None
         process = subprocess.Popen(command, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, start_new_session=True)
+                                   text=True, start_new_session=True,
+                                   preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
         try:
             stdout, stderr = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -398,6 +407,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="comma-separated kernels to run, e.g. fib,npb_cg (default: all that were built)")
     parser.add_argument("--variants", default="", help="comma-separated variants to run (default: all listed)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run (default: %(default)s)")
+    parser.add_argument("--pin", action="store_true",
+                        help="run each program on the first N CPUs this harness may use, N the thread count, so "
+                             "that the plain and instrumented runs of a setting share their CPUs (a VM's CPUs "
+                             "are not always equally fast: another guest may take one of them)")
     parser.add_argument("--csv", type=Path, default=None,
                         help="CSV output (default: benchmarks/results/overhead-<UTC time>.csv)")
     args = parser.parse_args(argv)
@@ -475,7 +488,7 @@ def main(argv: list[str]) -> int:
                     for round_index in range(args.runs):
                         for runs, executable_path, options in rotated(configurations, round_index):
                             runs.append(run_once(executable_path, variant, args.size, threads, args.timeout,
-                                                 **options))
+                                                 pin=args.pin, **options))
                         print(".", end="", file=sys.stderr, flush=True)
                     summary = summarise(row)
                     print(f" plain {fmt_value(summary['plain_s'], '.3f')} s, ompp "
@@ -490,7 +503,8 @@ def main(argv: list[str]) -> int:
     load_after = os.getloadavg()
     print(f"\nompp overhead: size={args.size}, median of {args.runs} run(s), compiler {args.cxx}"
           + ("" if args.plain_only else f", instrumented with {args.ompp_cxx}"))
-    print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} ({os.cpu_count()} cores)")
+    print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} ({os.cpu_count()} cores)"
+          + (f"; each run pinned to CPUs {sorted(pinned_cpus(1))[0]}.. (one per thread)" if args.pin else ""))
     print_table(summaries)
     csv_path = args.csv or SOURCE_DIR / "results" / (
         "overhead-" + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + ".csv")

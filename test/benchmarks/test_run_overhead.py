@@ -153,6 +153,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -n "$FAKE_RUN_LOG" ]; then echo "{build} $variant $OMP_NUM_THREADS" >> "$FAKE_RUN_LOG"; fi
+if [ -n "$FAKE_CPU_LOG" ]; then
+  echo "$OMP_NUM_THREADS $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" >> "$FAKE_CPU_LOG"
+fi
 if [ -n "$OMPP_OUTDIR" ] && [ "{write_profile}" = yes ]; then
   cat > "$OMPP_OUTDIR/bots_fake.$OMP_NUM_THREADS-0.ompp.json" <<'JSON'
 {profile}
@@ -179,11 +182,11 @@ class WholeFlow(unittest.TestCase):
                                              profile=json.dumps(NESTED_PROFILE)))
         script.chmod(script.stat().st_mode | stat.S_IXUSR)
 
-    def harness_run(self, env=None):
+    def harness_run(self, env=None, options=()):
         csv_path = Path(self.scratch.name) / "out.csv"
         result = subprocess.run([sys.executable, str(HARNESS), "--no-build", "--build-dir", str(self.build_dir),
                                  "--ompp-cxx", "/bin/true", "--runs", "3", "--threads", "1,2", "--size", "smoke",
-                                 "--csv", str(csv_path)],
+                                 "--csv", str(csv_path), *options],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
                                 env=dict(os.environ, **(env or {})))
         if not csv_path.exists():
@@ -218,6 +221,28 @@ class WholeFlow(unittest.TestCase):
         # The first row (variant cutoff, 1 thread): three rounds, each of both builds, the first build rotating.
         self.assertEqual(runs, ["plain cutoff 1", "ompp cutoff 1", "ompp cutoff 1", "plain cutoff 1",
                                 "plain cutoff 1", "ompp cutoff 1"])
+
+    def test_pin_gives_each_run_one_cpu_per_thread(self):
+        self.install("plain", "1.0")
+        self.install("ompp", "1.0")
+        log = Path(self.scratch.name) / "cpus.log"
+        allowed = sorted(os.sched_getaffinity(0))
+        result, _ = self.harness_run(env={"FAKE_CPU_LOG": str(log)}, options=["--pin"])
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("pinned to CPUs", result.stdout)
+        cpus_by_threads = {}
+        for line in log.read_text().splitlines():
+            threads, cpus = line.split(" ", 1)
+            cpus_by_threads.setdefault(threads, set()).add(cpus)
+        self.assertEqual(cpus_by_threads["1"], {str(allowed[0])})
+        if len(allowed) >= 2:
+            self.assertEqual(cpus_by_threads["2"], {f"{allowed[0]}-{allowed[1]}" if allowed[1] == allowed[0] + 1
+                                                    else f"{allowed[0]},{allowed[1]}"})
+        # Unpinned, a run may use every CPU.
+        if len(allowed) >= 2:
+            log.unlink()
+            self.harness_run(env={"FAKE_CPU_LOG": str(log)})
+            self.assertNotIn(str(allowed[0]), {line.split(" ", 1)[1] for line in log.read_text().splitlines()})
 
     def test_different_checksum_fails(self):
         self.install("plain", "1.0")
