@@ -127,16 +127,21 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
 }
 
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
-    const auto is_wanted = [&](const Node* node) {
-        return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
-    };
+    const std::uintptr_t key = child_key(kind, region, fork_origin);
+    // The key tells a child's region, kind and whether it has a fork origin;
+    // only a child that has one is read, for which one.
 #pragma GCC unroll 4
-    for (Node* recent : parent->recent_children)
-        if (is_wanted(recent)) [[likely]] return recent;
+    for (std::size_t i = 0; i < parent->recent_keys.size(); ++i) {
+        if (parent->recent_keys[i] == key &&
+            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]]
+            return parent->recent_children[i];
+    }
     // A search; the node found takes the place of the oldest one.
     Node* found = find_or_add_child(parent, kind, region, fork_origin);
-    parent->recent_children[parent->next_replaced_child] = found;
-    parent->next_replaced_child = (parent->next_replaced_child + 1) % parent->recent_children.size();
+    const std::uint8_t replaced = parent->next_replaced_child;
+    parent->recent_keys[replaced] = key;
+    parent->recent_children[replaced] = found;
+    parent->next_replaced_child = (replaced + 1) % parent->recent_children.size();
     return found;
 }
 

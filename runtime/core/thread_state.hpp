@@ -580,6 +580,16 @@ private:
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
     // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
+    // A child's key in its parent's hit cache (Node::recent_keys): its
+    // region's address (a multiple of 16) with its kind + 1 in bits 0-2 and
+    // whether it has a fork origin in bit 3.  Never 0, and equal for two
+    // children only if they have the same region and kind and both have a
+    // fork origin or neither has.
+    static std::uintptr_t child_key(model::NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+        static_assert(alignof(RegionRecord) >= 16 && static_cast<unsigned>(model::NodeKind::TaskStub) + 1 < 8);
+        return reinterpret_cast<std::uintptr_t>(region) | (static_cast<std::uintptr_t>(kind) + 1) |
+               (fork_origin != nullptr ? 8 : 0);
+    }
     Node* find_or_add_child(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     PredecessorEntry* count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
     PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
