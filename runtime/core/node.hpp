@@ -203,7 +203,11 @@ struct alignas(kCacheLine) Node {
     // and replaced in turn: up to four constructs entered in turn (two task
     // creations and a taskwait in each task of a recursion, a creation and
     // the task's stub at a barrier) hit without a search.  Two entries do
-    // not hold a cycle of three.
+    // not hold a cycle of three.  Each child's key (ThreadState::child_key:
+    // its region, kind and whether it has a fork origin, in one word; 0: no
+    // child) is kept beside it, so that a lookup compares words of this
+    // line instead of reading each cached child's identity.
+    std::array<std::uintptr_t, 4> recent_keys{};
     std::array<Node*, 4> recent_children{};
     std::uint8_t next_replaced_child = 0;
     PredecessorEntry* last_predecessor = nullptr;

@@ -24,7 +24,10 @@
 
 namespace ompp::core {
 
-struct RegionRecord {
+// Aligned to 16 bytes, so that a node's hit cache keeps a child's kind and
+// whether it has a fork origin in its region address's low bits
+// (ThreadState::child_key).
+struct alignas(16) RegionRecord {
     model::Region info;
     bool untied = false;
     bool barrier_at_join = false;  // CtcInfo::barrier_at_join

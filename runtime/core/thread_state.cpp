@@ -96,7 +96,10 @@ void FrameStack::grow(std::size_t wanted) {
 ThreadState::ThreadState(Measurement& measurement, std::uint32_t id, std::unique_ptr<CounterReader> counters)
     : measurement_(measurement), id_(id), max_depth_(measurement.max_depth()),
       cpu_sample_interval_(static_cast<Ticks>(kCpuSampleInterval_s / measurement.clock().seconds_per_tick())),
-      counters_(std::move(counters)) {
+      counters_(std::move(counters)),
+      task_handle_base_(static_cast<TaskHandle>((static_cast<std::uint64_t>(id) + 1) << 40)),
+      task_root_frames_(counters_ != nullptr || max_depth_ <= 1 ? 1 : 0) {
+    assert(id_ < kMaxTaskHandleThreads);
     const Clock& clock = measurement.clock();
     closes_creations_inline_ = clock.reads_without_call() && counters_ == nullptr;
     untimed_cache_.creation.manual_clock = reinterpret_cast<const std::uint64_t*>(clock.manual_ticks());
@@ -127,16 +130,21 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
 }
 
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
-    const auto is_wanted = [&](const Node* node) {
-        return node != nullptr && node->region == region && node->kind == kind && node->fork_origin == fork_origin;
-    };
+    const std::uintptr_t key = child_key(kind, region, fork_origin);
+    // The key tells a child's region, kind and whether it has a fork origin;
+    // only a child that has one is read, for which one.
 #pragma GCC unroll 4
-    for (Node* recent : parent->recent_children)
-        if (is_wanted(recent)) [[likely]] return recent;
+    for (std::size_t i = 0; i < parent->recent_keys.size(); ++i) {
+        if (parent->recent_keys[i] == key &&
+            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]]
+            return parent->recent_children[i];
+    }
     // A search; the node found takes the place of the oldest one.
     Node* found = find_or_add_child(parent, kind, region, fork_origin);
-    parent->recent_children[parent->next_replaced_child] = found;
-    parent->next_replaced_child = (parent->next_replaced_child + 1) % parent->recent_children.size();
+    const std::uint8_t replaced = parent->next_replaced_child;
+    parent->recent_keys[replaced] = key;
+    parent->recent_children[replaced] = found;
+    parent->next_replaced_child = (replaced + 1) % parent->recent_children.size();
     return found;
 }
 
@@ -1324,18 +1332,18 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
 
 [[gnu::always_inline]] inline void ThreadState::start_task(const RegionRecord& region, TaskHandle task, Ticks now) {
     TaskContext* instance = contexts_.allocate();
+    // A context is new, or the instance it last ran ended (retire): its
+    // frames closed, their counter marks with them, and it was running, not
+    // suspended.  What that instance may have changed is reset.
+    assert(instance->frames.empty() && instance->counter_marks.empty() && !instance->suspended);
     instance->handle = task;
-    instance->frames.clear();
-    instance->counter_marks.clear();
     instance->root_last_exited = nullptr;
-    instance->suspended = false;
     instance->suspended_total = 0;
     instance->included_open = 0;
     instance->included_fold = nullptr;
     instance->ran_untimed = false;
     instance->task_mark = make_task_handle(task_counter_);
     instance->final_open = 0;
-    instance->counters_suspended_total = {};
     // A recycled context that last ran an instance of this construct has
     // its task root (nodes are never freed).
     if (instance->region != &region) instance->root = child_of(root_, NodeKind::TaskRoot, &region, nullptr);
@@ -1348,7 +1356,10 @@ void ThreadState::task_end(const RegionRecord& region, Ticks now) {
     instance->started = now;
     if (task_root_frames() != 0) [[unlikely]] {
         instance->frames.emplace_back(instance->root, now, Ticks{0});
-        if (counters_ != nullptr) read_counters(instance->counter_marks.emplace_back().at_enter);
+        if (counters_ != nullptr) {
+            instance->counters_suspended_total = {};
+            read_counters(instance->counter_marks.emplace_back().at_enter);
+        }
     }
 }
 

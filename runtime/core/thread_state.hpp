@@ -573,13 +573,20 @@ private:
     // The task whose handle `marker` carries goes on (inside an event scope).
     void resume_untimed(TaskHandle marker);
     // Unique per process without synchronisation: thread id in the high bits.
-    TaskHandle make_task_handle(std::uint64_t count) const {
-        assert(id_ < kMaxTaskHandleThreads);
-        return static_cast<TaskHandle>((static_cast<std::uint64_t>(id_) + 1) << 40 | count);
-    }
+    TaskHandle make_task_handle(std::uint64_t count) const { return task_handle_base_ | static_cast<TaskHandle>(count); }
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
     // Fast paths: the last hit is checked inline, the lists only on a miss.
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
+    // A child's key in its parent's hit cache (Node::recent_keys): its
+    // region's address (a multiple of 16) with its kind + 1 in bits 0-2 and
+    // whether it has a fork origin in bit 3.  Never 0, and equal for two
+    // children only if they have the same region and kind and both have a
+    // fork origin or neither has.
+    static std::uintptr_t child_key(model::NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
+        static_assert(alignof(RegionRecord) >= 16 && static_cast<unsigned>(model::NodeKind::TaskStub) + 1 < 8);
+        return reinterpret_cast<std::uintptr_t>(region) | (static_cast<std::uintptr_t>(kind) + 1) |
+               (fork_origin != nullptr ? 8 : 0);
+    }
     Node* find_or_add_child(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     PredecessorEntry* count_predecessor(Node* node, const Node* predecessor, std::uint64_t count);
     PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
@@ -714,7 +721,7 @@ private:
     // needs one: its visit is the instance's whole span less its suspension
     // (TaskContext::started, suspended_total), recorded when it ends, and a
     // context without frames is at its root (current_node, last_exited).
-    std::size_t task_root_frames() const { return counters_ != nullptr || max_depth_ <= 1 ? 1 : 0; }
+    std::size_t task_root_frames() const { return task_root_frames_; }
     // The instance's frames are closed: its task root's visit ends at `now`.
     void end_task_root(TaskContext& instance, Ticks now);
     // A finished instance: its context is recycled.
@@ -763,6 +770,11 @@ private:
     ThreadCpuSource cpu_;
     std::atomic<std::uint32_t> events_in_flight_{0};  // EventScopes open (nested: a section's enter)
     std::unique_ptr<CounterReader> counters_;  // null: no counters (the common case)
+    // Fixed for the thread's life, so that the task path reads them in one
+    // load: the bits of every task handle it makes above the count (its id,
+    // see make_task_handle), and task_root_frames().
+    const TaskHandle task_handle_base_;
+    const std::size_t task_root_frames_;
     BlockPool<Node> nodes_;
     ChildIndex children_;
     BlockPool<PredecessorEntry, 512> predecessors_;

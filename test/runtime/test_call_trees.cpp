@@ -488,6 +488,33 @@ TEST_CASE("control flow: predecessors are the parent or the sibling exited just 
     CHECK(count(*pn, pn->id) == 1);  // the second round follows the first
 }
 
+
+// A node's recent children are found by a key of region and kind
+// (ThreadState::child_key): children of one region and different kinds,
+// entered in turn, stay apart.
+TEST_CASE("control flow: children of one region and different kinds are different nodes", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& loop = region("for", 95);
+    core::ThreadState& t = m.this_thread();
+    core::Ticks now = 1000;
+    for (int round = 0; round < 3; ++round) {
+        t.enter(loop, ++now);
+        t.exit(loop, ++now);
+        t.enter(loop, ++now, NodeKind::ImplicitBarrier);
+        t.exit(loop, ++now, NodeKind::ImplicitBarrier);
+    }
+    const auto p = m.build_profile();
+    const auto* construct = find_child(p, 0, NodeKind::Region, loop.info.id);
+    const auto* barrier = find_child(p, 0, NodeKind::ImplicitBarrier, loop.info.id);
+    REQUIRE(construct != nullptr);
+    REQUIRE(barrier != nullptr);
+    CHECK(construct != barrier);
+    CHECK(thread_of(*construct, 0)->visits == 3);
+    CHECK(thread_of(*barrier, 0)->visits == 3);
+    CHECK(p.nodes.size() == 3);
+    CHECK(t.warnings().empty());
+}
 TEST_CASE("control flow: a worker enters a parallel region right after the fork point", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
