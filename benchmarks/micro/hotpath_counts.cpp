@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
         POMP2_Implicit_barrier_enter(&loop, &old_barrier);
         POMP2_Task_handle parent = in_task ? POMP2_Get_new_task_handle() : 0;
         if (in_task) POMP2_Task_begin(&handle, parent);
-        POMP2_Task_handle enclosing[2];
+        TaskRunAtOnce enclosing[2];
         if (utsdeep)
-            for (POMP2_Task_handle& creator : enclosing) begin_task_run_at_once(handle, creator);
+            for (TaskRunAtOnce& level : enclosing) level = begin_task_run_at_once(handle);
         for (long i = 0; i < iterations; ++i) {
             if (task) {
                 task_create_begin_end(handle);
@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
             }
         }
         if (utsdeep)
-            for (auto creator = std::rbegin(enclosing); creator != std::rend(enclosing); ++creator)
-                end_task_run_at_once(handle, *creator);
+            for (auto level = std::rbegin(enclosing); level != std::rend(enclosing); ++level)
+                end_task_run_at_once(handle, *level);
         if (in_task) POMP2_Task_end(&handle);
         POMP2_Implicit_barrier_exit(&loop, old_barrier);
         POMP2_For_exit(&loop);

@@ -169,32 +169,35 @@ void task_with_two_children_and_taskwait(POMP2_Region_handle& task, POMP2_Region
 }
 
 // A task run at once inside its creation, as libgomp runs BOTS UTS's (a
-// deferrable task, begun before its creation ends), that creates `children`
-// such tasks without children and then waits for them: every task it waits
-// for ran at once.  As ompp-instrument writes it.
-inline void task_run_at_once_with_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait, int children) {
-    POMP2_Task_handle creator, child, current;
-    POMP2_Task_create_begin_fast(&task, &child, &creator, 1, 0, kTask.c_str(), 0);
-    if (child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, child);
-    for (int i = 0; i < children; ++i) task_run_at_once_with_taskwait(task, taskwait, 0);
-    begin_taskwait<true>(taskwait, current);
-    if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&taskwait, current);
-    if (child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
-    POMP2_Task_create_end_fast(&task, creator);
+// deferrable task, begun before its creation ends), as ompp-instrument
+// writes it: its creation begun and the task begun (begin_task_run_at_once),
+// left open until end_task_run_at_once.  UTS with libgomp runs nearly every
+// node deep in a chain of such tasks (its profile folds 195 levels), where
+// a creation's frame folds into the node of the creation around it.
+struct TaskRunAtOnce {
+    POMP2_Task_handle creator;
+    POMP2_Task_handle child;
+};
+inline TaskRunAtOnce begin_task_run_at_once(POMP2_Region_handle& task) {
+    TaskRunAtOnce run;
+    POMP2_Task_create_begin_fast(&task, &run.child, &run.creator, 1, 0, kTask.c_str(), 0);
+    if (run.child != POMP2_UNTIMED_TASK) POMP2_Task_begin(&task, run.child);
+    return run;
+}
+inline void end_task_run_at_once(POMP2_Region_handle& task, const TaskRunAtOnce& run) {
+    if (run.child != POMP2_UNTIMED_TASK) POMP2_Task_end(&task);
+    POMP2_Task_create_end_fast(&task, run.creator);
 }
 
-// A task run at once inside its creation, left open: BOTS UTS with libgomp
-// runs nearly every node deep in a chain of such tasks (its profile folds
-// 195 levels), where a creation's frame folds into the node of the
-// creation around it.  end_task_run_at_once closes one.
-inline void begin_task_run_at_once(POMP2_Region_handle& task, POMP2_Task_handle& creator) {
-    POMP2_Task_handle child;
-    POMP2_Task_create_begin_fast(&task, &child, &creator, 1, 0, kTask.c_str(), 0);
-    POMP2_Task_begin(&task, child);
-}
-inline void end_task_run_at_once(POMP2_Region_handle& task, POMP2_Task_handle creator) {
-    POMP2_Task_end(&task);
-    POMP2_Task_create_end_fast(&task, creator);
+// Such a task that creates `children` such tasks without children and then
+// waits for them: every task it waits for ran at once.
+inline void task_run_at_once_with_taskwait(POMP2_Region_handle& task, POMP2_Region_handle& taskwait, int children) {
+    const TaskRunAtOnce run = begin_task_run_at_once(task);
+    for (int i = 0; i < children; ++i) task_run_at_once_with_taskwait(task, taskwait, 0);
+    POMP2_Task_handle current;
+    begin_taskwait<true>(taskwait, current);
+    if (!POMP2_UNTIMED_DONE(current)) POMP2_Taskwait_end(&taskwait, current);
+    end_task_run_at_once(task, run);
 }
 
 }  // namespace ompp::bench
