@@ -4,32 +4,50 @@
 
 SYNOPSIS
     benchmarks/construct-overhead.py [--ompp-build DIR] [--compilers gcc,clang]
-                                     [--threads 1,2] [--runs N] [--time SECONDS]
+                                     [--threads 1,2] [--runs N] [--rounds N]
+                                     [--time SECONDS] [--separate | --null-test]
                                      [--ompp-env NAME=VALUE]... [--floor]
                                      [--csv FILE]
 
 DESCRIPTION
-    Builds benchmarks/epcc/construct_overhead.c twice per compiler, plainly
-    and through ompp-cc, and runs both at each thread count.  The program
-    measures every construct as the EPCC OpenMP micro-benchmarks do: a timed
+    Measures every construct as the EPCC OpenMP micro-benchmarks do: a timed
     loop of the construct around a 0.1 us delay minus a timed reference loop
-    without it, per instance.  The table shows, per construct, compiler and
-    thread count, the plain overhead, the instrumented overhead and their
-    difference (what ompp adds per instance; the median over --runs runs of
-    each program, plain and instrumented runs interleaved), and the target of
-    the overhead issue for 2 threads.  The machine's load average is printed
-    before and after: on a shared machine the figures are only as good as it.
-    The column `rounds ns` is the least and the most that one run of the
-    instrumented program added over the plain run right before it: where
-    that range is wider than a target, one table cannot tell whether the
-    target is met (on a 2-core VM the team constructs' plain overheads of
-    1.5-3 us move by more than their targets from run to run).
+    without it, per instance (benchmarks/epcc/construct_kernels.c, compiled
+    plainly and through ompp-cc, measured by construct_overhead.c).  The table
+    shows, per construct, compiler and thread count, the plain overhead, the
+    instrumented overhead, their difference (what ompp adds per instance) and
+    the target of the overhead issue for 2 threads.  The machine's load
+    average is printed before and after.
 
-    With --floor, the instrumented program also runs with
-    benchmarks/epcc/clock_floor.c preloaded: its critical and lock events are
-    one clock read each and nothing else, the four reads per instance ompp
-    needs.  The column `floor ns` is what those reads alone add to CRITICAL
-    and LOCK (the same median, interleaved): the least a profiler that times
+    By default both builds of the loops are linked into one program, which
+    runs each construct's reference, plain and instrumented loop one after
+    the other in every round (in turn in the opposite order).  What ompp adds
+    is read round by round, from loops run within milliseconds of each other,
+    so that a slow phase of the machine (another guest on the host, a CPU
+    slowed for minutes) falls on both alike: `added ns` is the median over
+    all rounds of all --runs runs, and `rounds ns` the middle half of those
+    rounds (25th to 75th percentile).  `plain ns` and `ompp ns` are each
+    run's shortest loop minus its shortest reference loop, as EPCC takes
+    them (median over the runs).
+
+    With --separate the two builds are two programs, run one after the other
+    --runs times (the method of the first tables in docs/benchmarks.md):
+    `added ns` is the difference of their median figures, and `rounds ns`
+    the least and the most that one run of the instrumented program added
+    over the plain run right before it.  On a 2-core VM the team
+    constructs' plain overheads of 1.5-3 us move by more than their targets
+    from run to run, which that range shows.
+
+    With --null-test both sets are compiled plainly: `added ns` is then what
+    the method reads when nothing is added, and its spread the method's
+    resolution on this machine at this time (a target inside that spread
+    cannot be decided).
+
+    With --floor, the instrumented loops also run with
+    benchmarks/epcc/clock_floor.c preloaded: their critical and lock events
+    are one clock read each and nothing else, the four reads per instance
+    ompp needs.  The column `floor ns` is what those reads alone add to
+    CRITICAL and LOCK (the same median): the least a profiler that times
     waiting and holding separately can add on this machine.
 
 OPTIONS
@@ -37,7 +55,12 @@ OPTIONS
     --compilers LIST   gcc (gcc-12 and libgomp), clang (clang-16 and libomp)
     --threads LIST     OMP_NUM_THREADS values (default: 1,2)
     --runs N           runs of each program per thread count (default: 5)
-    --time SECONDS     target time of one measured loop (default: 0.05)
+    --rounds N         rounds (loops of each kind) per construct and run
+                       (default: 11; with --separate 5)
+    --time SECONDS     target time of one measured loop (default: 0.02;
+                       with --separate 0.05)
+    --separate         plain and instrumented loops in separate programs
+    --null-test        both sets compiled plainly (the method's resolution)
     --ompp-env NAME=VALUE
                        set NAME for the instrumented runs (repeatable), e.g.
                        OMPP_DEADLOCK=report to see what deadlock detection adds
@@ -59,10 +82,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent / "epcc" / "construct_overhead.c"
-FLOOR_SOURCE = SOURCE.parent / "clock_floor.c"
+EPCC = Path(__file__).resolve().parent / "epcc"
+DRIVER_SOURCE = EPCC / "construct_overhead.c"
+KERNELS_SOURCE = EPCC / "construct_kernels.c"
+FLOOR_SOURCE = EPCC / "clock_floor.c"
 POMP2_HEADERS = Path(__file__).resolve().parent.parent / "include"
 COMPILERS = {"gcc": "gcc-12", "clang": "clang-16"}
 # The constructs whose events clock_floor.c replaces.
@@ -70,8 +96,19 @@ FLOOR_CONSTRUCTS = ("CRITICAL", "LOCK")
 # Added ns per instance at 2 threads that the overhead issue asks for.
 TARGETS_NS = {"PARALLEL": 120, "PARALLEL_FOR": 150, "FOR": 80, "BARRIER": 60, "SINGLE": 80,
               "CRITICAL": 50, "LOCK": 50, "ATOMIC": 30, "REDUCTION": 150, "TASK": 80}
-LINE = re.compile(r"^CONSTRUCT (\S+) threads=(\d+) instances=(\d+) overhead_ns=(\S+) reference_ns=(\S+)$",
-                  re.MULTILINE)
+SEPARATE_LINE = re.compile(r"^CONSTRUCT (\S+) threads=(\d+) instances=(\d+) overhead_ns=(\S+) reference_ns=(\S+)$",
+                           re.MULTILINE)
+PAIRED_LINE = re.compile(r"^PAIRED (\S+) threads=(\d+) instances=(\d+) plain_ns=(\S+) ompp_ns=(\S+) "
+                         r"rounds_added_ns=(\S+)$", re.MULTILINE)
+
+
+@dataclass
+class Figures:
+    """One construct's samples at one compiler and thread count."""
+    plain: list[float] = field(default_factory=list)  # overhead per instance, one per run
+    ompp: list[float] = field(default_factory=list)
+    added: list[float] = field(default_factory=list)  # paired: per round; separate: per run
+    floor: list[float] = field(default_factory=list)  # paired: added per round; separate: overhead per run
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -81,7 +118,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--compilers", default="gcc,clang", metavar="LIST")
     ap.add_argument("--threads", default="1,2", metavar="LIST")
     ap.add_argument("--runs", type=int, default=5, metavar="N")
-    ap.add_argument("--time", type=float, default=0.05, metavar="SECONDS")
+    ap.add_argument("--rounds", type=int, metavar="N")
+    ap.add_argument("--time", type=float, metavar="SECONDS")
+    ap.add_argument("--separate", action="store_true")
+    ap.add_argument("--null-test", action="store_true")
     ap.add_argument("--ompp-env", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--floor", action="store_true")
     ap.add_argument("--csv", type=Path, metavar="FILE")
@@ -96,8 +136,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.threads = [int(t) for t in args.threads.split(",")]
     except ValueError:
         ap.error("--threads takes a list of numbers, e.g. 1,2")
-    if args.runs < 1 or not args.time > 0 or any(t < 1 for t in args.threads):
-        ap.error("--runs, --time and --threads must be positive")
+    if args.null_test and (args.separate or args.floor or args.ompp_env):
+        ap.error("--null-test measures one program without ompp: not with --separate, --floor or --ompp-env")
+    if args.rounds is None:
+        args.rounds = 5 if args.separate else 11
+    if args.time is None:
+        args.time = 0.05 if args.separate else 0.02
+    if args.runs < 1 or not 1 <= args.rounds <= 1000 or not args.time > 0 or any(t < 1 for t in args.threads):
+        ap.error("--runs, --rounds (at most 1000), --time and --threads must be positive")
     if any("=" not in setting for setting in args.ompp_env):
         ap.error("--ompp-env takes NAME=VALUE")
     args.ompp_env = dict(setting.split("=", 1) for setting in args.ompp_env)
@@ -112,12 +158,25 @@ def compile_or_exit(command: list[str], output: Path, env: dict[str, str] | None
     return output
 
 
-def build(compiler: str, ompp_cc: Path, out: Path) -> dict[str, Path]:
-    """The plain and the instrumented program of one compiler."""
-    env = dict(os.environ, OMPP_CC=COMPILERS[compiler])
-    return {variant: compile_or_exit(command + ["-fopenmp", "-O2", str(SOURCE)],
-                                     out / f"construct_overhead.{compiler}.{variant}", env)
-            for variant, command in (("plain", [COMPILERS[compiler]]), ("ompp", [str(ompp_cc)]))}
+def build(compiler: str, ompp_cc: Path, out: Path, separate: bool, null_test: bool) -> dict[str, Path]:
+    """The programs of one compiler: "plain" and "ompp", or (both sets in one) "paired".  With
+    null_test the "ompp" set is compiled plainly too."""
+    cc = COMPILERS[compiler]
+    env = dict(os.environ, OMPP_CC=cc)
+    if null_test:
+        ompp_cc = Path(cc)
+    driver = compile_or_exit([cc, "-fopenmp", "-O2", "-c", str(DRIVER_SOURCE)], out / f"driver.{compiler}.o")
+    kernels = {variant: compile_or_exit([command, "-fopenmp", "-O2", f"-DCONSTRUCT_SET={variant}", "-c",
+                                         str(KERNELS_SOURCE)], out / f"kernels.{compiler}.{variant}.o", env)
+               for variant, command in (("plain", cc), ("ompp", str(ompp_cc)))}
+
+    def link(name: str, command: str, objects: list[Path]) -> Path:
+        return compile_or_exit([command, "-fopenmp", str(driver)] + [str(o) for o in objects],
+                               out / f"construct_overhead.{compiler}.{name}", env)
+
+    if separate:
+        return {"plain": link("plain", cc, [kernels["plain"]]), "ompp": link("ompp", str(ompp_cc), [kernels["ompp"]])}
+    return {"paired": link("paired", str(ompp_cc), [kernels["plain"], kernels["ompp"]])}
 
 
 def build_floor(compiler: str, out: Path) -> Path:
@@ -127,22 +186,76 @@ def build_floor(compiler: str, out: Path) -> Path:
                            out / f"clock_floor.{compiler}.so")
 
 
-def run(exe: Path, threads: int, seconds: float, outdir: Path, settings: dict[str, str],
-        only: str | None = None) -> dict[str, float]:
+def run(exe: Path, threads: int, args: argparse.Namespace, outdir: Path, settings: dict[str, str],
+        only: str | None = None) -> str:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMPP_OUTDIR=str(outdir), OMPP_QUIET="1", **settings)
-    command = [str(exe), "--time", str(seconds)] + (["--only", only] if only else [])
+    command = [str(exe), "--time", str(args.time), "--rounds", str(args.rounds)] + (["--only", only] if only else [])
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"{exe.name} at {threads} threads exited with {done.returncode}:\n{done.stderr}")
-    return {m.group(1): float(m.group(4)) for m in LINE.finditer(done.stdout)}
+    return done.stdout
 
 
-def run_floor(exe: Path, floor: Path, threads: int, seconds: float, outdir: Path,
-              settings: dict[str, str]) -> dict[str, float]:
-    """The floor constructs of the instrumented program with clock_floor preloaded."""
-    preload = dict(settings, LD_PRELOAD=str(floor))
-    return {name: ns for construct in FLOOR_CONSTRUCTS
-            for name, ns in run(exe, threads, seconds, outdir, preload, only=construct).items()}
+def floor_output(exe: Path, floor: Path, threads: int, args: argparse.Namespace, outdir: Path) -> str:
+    """The floor constructs of the instrumented loops with clock_floor preloaded."""
+    preload = dict(args.ompp_env, LD_PRELOAD=str(floor))
+    return "".join(run(exe, threads, args, outdir, preload, only=construct) for construct in FLOOR_CONSTRUCTS)
+
+
+def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int, args: argparse.Namespace,
+                     work: Path) -> dict[str, Figures]:
+    """--runs runs of each program, interleaved: plain, ompp, [floor,] plain, ompp, ..."""
+    figures: dict[str, Figures] = {}
+
+    def overheads(output: str) -> dict[str, float]:
+        return {m.group(1): float(m.group(4)) for m in SEPARATE_LINE.finditer(output)}
+
+    for _ in range(args.runs):
+        plain = overheads(run(programs["plain"], threads, args, work, {}))
+        ompp = overheads(run(programs["ompp"], threads, args, work, args.ompp_env))
+        floored = overheads(floor_output(programs["ompp"], floor, threads, args, work)) if floor else {}
+        for name, ns in plain.items():
+            construct = figures.setdefault(name, Figures())
+            construct.plain.append(ns)
+            if name in ompp:
+                construct.ompp.append(ompp[name])
+                construct.added.append(ompp[name] - ns)
+        for name, ns in floored.items():
+            figures.setdefault(name, Figures()).floor.append(ns)
+    return figures
+
+
+def measure_paired(program: Path, floor: Path | None, threads: int, args: argparse.Namespace,
+                   work: Path) -> dict[str, Figures]:
+    """--runs runs of the program with both sets; the rounds of all runs pooled."""
+    figures: dict[str, Figures] = {}
+    for _ in range(args.runs):
+        for m in PAIRED_LINE.finditer(run(program, threads, args, work, args.ompp_env)):
+            construct = figures.setdefault(m.group(1), Figures())
+            construct.plain.append(float(m.group(4)))
+            construct.ompp.append(float(m.group(5)))
+            construct.added.extend(float(ns) for ns in m.group(6).split(","))
+        if floor:
+            for m in PAIRED_LINE.finditer(floor_output(program, floor, threads, args, work)):
+                figures.setdefault(m.group(1), Figures()).floor.extend(float(ns) for ns in m.group(6).split(","))
+    return figures
+
+
+def row(name: str, figures: Figures, compiler: str, threads: int, separate: bool) -> dict[str, object]:
+    plain_ns, ompp_ns = statistics.median(figures.plain), statistics.median(figures.ompp)
+    if separate:
+        added_ns, low, high = ompp_ns - plain_ns, min(figures.added), max(figures.added)
+        floor_ns = statistics.median(figures.floor) - plain_ns if figures.floor else None
+    else:
+        added_ns = statistics.median(figures.added)
+        low, _, high = statistics.quantiles(figures.added, n=4) if len(figures.added) > 1 else [added_ns] * 3
+        floor_ns = statistics.median(figures.floor) if figures.floor else None
+    return {"construct": name, "compiler": compiler, "threads": threads,
+            "method": "separate" if separate else "paired",
+            "plain_ns": round(plain_ns, 1), "ompp_ns": round(ompp_ns, 1), "added_ns": round(added_ns, 1),
+            "rounds_low_ns": round(low, 1), "rounds_high_ns": round(high, 1),
+            "floor_ns": round(floor_ns, 1) if floor_ns is not None else "",
+            "target_ns": TARGETS_NS.get(name, "") if threads == 2 else ""}
 
 
 def main(argv: list[str]) -> int:
@@ -158,49 +271,34 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="ompp-constructs-") as tmp:
         work = Path(tmp)
         for compiler in args.compilers:
-            programs = build(compiler, ompp_cc, work)
+            programs = build(compiler, ompp_cc, work, args.separate, args.null_test)
             floor = build_floor(compiler, work) if args.floor else None
             for threads in args.threads:
-                samples: dict[str, dict[str, list[float]]] = {"plain": {}, "ompp": {}, "floor": {}}
                 try:
-                    for _ in range(args.runs):  # interleaved: plain, ompp, [floor,] plain, ompp, ...
-                        measured = {variant: run(exe, threads, args.time, work,
-                                                 args.ompp_env if variant == "ompp" else {})
-                                    for variant, exe in programs.items()}
-                        if floor:
-                            measured["floor"] = run_floor(programs["ompp"], floor, threads, args.time, work,
-                                                          args.ompp_env)
-                        for variant, figures in measured.items():
-                            for name, ns in figures.items():
-                                samples[variant].setdefault(name, []).append(ns)
+                    if args.separate:
+                        figures = measure_separate(programs, floor, threads, args, work)
+                    else:
+                        figures = measure_paired(programs["paired"], floor, threads, args, work)
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     print(f"construct-overhead: {error}", file=sys.stderr)
                     failed = True
                     continue
-                missing = set(TARGETS_NS) - set(samples["plain"]) | set(TARGETS_NS) - set(samples["ompp"])
+                measured = {name for name, construct in figures.items() if construct.ompp}
+                missing = set(TARGETS_NS) - measured
                 if floor:
-                    missing |= set(FLOOR_CONSTRUCTS) - set(samples["floor"])
+                    missing |= {name for name in FLOOR_CONSTRUCTS if not figures.get(name, Figures()).floor}
                 if missing:
                     print(f"construct-overhead: {compiler} at {threads} threads measured no "
                           f"{', '.join(sorted(missing))}", file=sys.stderr)
                     failed = True
-                for name, plain in samples["plain"].items():
-                    instrumented = samples["ompp"].get(name)
-                    if not instrumented:
-                        continue
-                    plain_ns, ompp_ns = statistics.median(plain), statistics.median(instrumented)
-                    floor_ns = samples["floor"].get(name)
-                    paired = [o - p for p, o in zip(plain, instrumented)]
-                    rows.append({"construct": name, "compiler": compiler, "threads": threads,
-                                 "plain_ns": round(plain_ns, 1), "ompp_ns": round(ompp_ns, 1),
-                                 "added_ns": round(ompp_ns - plain_ns, 1),
-                                 "rounds_min_ns": round(min(paired), 1), "rounds_max_ns": round(max(paired), 1),
-                                 "floor_ns": round(statistics.median(floor_ns) - plain_ns, 1) if floor_ns else "",
-                                 "target_ns": TARGETS_NS.get(name, "") if threads == 2 else ""})
+                rows.extend(row(name, construct, compiler, threads, args.separate)
+                            for name, construct in figures.items() if construct.ompp)
     load_after = os.getloadavg()
 
     print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} ({os.cpu_count()} cores); "
-          f"median of {args.runs} runs, {args.time} s per loop"
+          + (f"separate programs, median of {args.runs} runs" if args.separate else
+             f"one program, {args.runs} runs of {args.rounds} rounds") + f", {args.time} s per loop"
+          + ("; null test: both sets built without ompp" if args.null_test else "")
           + "".join(f"; instrumented runs with {name}={value}" for name, value in args.ompp_env.items()))
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
              f"{'added ns':>10} {'rounds ns':>15}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
@@ -209,7 +307,7 @@ def main(argv: list[str]) -> int:
     for r in rows:
         print(f"{r['construct']:<13} {r['compiler']:<8} {r['threads']:>7} {r['plain_ns']:>10.1f} "
               f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f} "
-              f"{r['rounds_min_ns']:>7.0f}..{r['rounds_max_ns']:<6.0f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
+              f"{r['rounds_low_ns']:>7.0f}..{r['rounds_high_ns']:<6.0f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
               + f" {str(r['target_ns']):>7}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:

@@ -1,14 +1,14 @@
 /* clock_floor.c - the least any profiler that times a critical section or
  * a lock the way ompp does can add: its clock reads and nothing else.
  *
- * Preloaded (LD_PRELOAD) into construct_overhead built through ompp-cc, it
- * replaces libompp's critical and lock events with one clock read each,
- * stored in a thread-local word: the four reads ompp needs per instance
- * (waiting from, held from, held until, done at), two of them while the lock
- * is held, and no accounting.  construct-overhead.py --floor runs it; the
- * difference to the plain program is the floor of the CRITICAL and LOCK
- * rows on this machine (docs/benchmarks.md).  ompp reads the same clock: the
- * TSC on x86, CLOCK_MONOTONIC elsewhere.  The POMP2 headers declare what
+ * Preloaded (LD_PRELOAD) into construct_overhead linked with the loops built
+ * through ompp-cc, it replaces libompp's critical and lock events with one
+ * clock read each, stored in a thread-local word: the four reads ompp needs
+ * per instance (waiting from, held from, held until, done at), two of them
+ * while the lock is held, and no accounting.  construct-overhead.py --floor
+ * runs it; the difference to the plain loops is the floor of the CRITICAL
+ * and LOCK rows on this machine (docs/benchmarks.md).  ompp reads the same
+ * clock: the TSC on x86, CLOCK_MONOTONIC elsewhere.  The POMP2 headers declare what
  * it defines, so its signatures are libompp's. */
 #include <pomp2/pomp2_lib.h>
 #include <pomp2/pomp2_locks.h>

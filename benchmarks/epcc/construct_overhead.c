@@ -4,26 +4,44 @@
  * For every construct: time `innerreps` instances of a loop whose body is the
  * construct around a short delay, subtract the time of the same loop without
  * the construct (the reference), and divide by the number of instances.
- * Built plain and through ompp-cc, the difference of the two figures is what
- * ompp adds per instance (benchmarks/construct-overhead.py does that).
+ * The loops are in construct_kernels.c, compiled plainly or through ompp-cc
+ * into a set (construct_kernels.h).  Linked with one set, this program
+ * measures it; built once per set, the difference of the two programs'
+ * figures is what ompp adds per instance.  Linked with both, it measures
+ * both in one process: every round runs the reference, the plain and the
+ * instrumented loop one after the other (in turn in the opposite order), and
+ * what ompp adds is read round by round, from loops run within milliseconds
+ * of each other (benchmarks/construct-overhead.py does either).
  *
- * Usage: construct_overhead [--time SECONDS] [--delay NANOSECONDS] [--only NAME]
- * Prints one line per construct:
+ * Usage: construct_overhead [--time SECONDS] [--delay NANOSECONDS]
+ *                           [--rounds N] [--only NAME]
+ * Prints one line per construct, with one set:
  *   CONSTRUCT <name> threads=<n> instances=<n> overhead_ns=<x> reference_ns=<x>
- * where reference_ns is the reference loop's time per instance.  Exit status
- * 2 for bad usage, 1 when a construct computed a wrong result. */
+ * where reference_ns is the reference loop's time per instance and each
+ * figure the shortest of the rounds (on a shared machine noise only adds
+ * time); with both sets:
+ *   PAIRED <name> threads=<n> instances=<n> plain_ns=<x> ompp_ns=<x> rounds_added_ns=<x>,<x>,...
+ * where plain_ns and ompp_ns are overheads as above and rounds_added_ns the
+ * instrumented loop's time minus the plain loop's, per instance, in each
+ * round.  Exit status 2 for bad usage, 1 when a construct computed a wrong
+ * result. */
+#include "construct_kernels.h"
+
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double delay_ns = 100.0;   /* EPCC's default delay: 0.1 microseconds */
-static long delay_length = 1;     /* loop trips of delay() for delay_ns */
-static double target_seconds = 0.05;
-static int wrong_results = 0;
+/* The sets this program is linked with (construct_kernels.c): one or both. */
+extern const struct construct_set construct_set_plain __attribute__((weak));
+extern const struct construct_set construct_set_ompp __attribute__((weak));
 
-/* EPCC's delay: a loop the compiler cannot remove. */
-static void delay(long length) {
+static double delay_ns = 100.0; /* EPCC's default delay: 0.1 microseconds */
+long delay_length = 1;          /* loop trips of delay() for delay_ns */
+static double target_seconds = 0.05;
+static int rounds = 5;
+
+void delay(long length) {
   volatile double a = 0.0;
   for (long i = 0; i < length; i++)
     a += (double)i;
@@ -51,173 +69,27 @@ static void calibrate_delay(void) {
   }
 }
 
-typedef void (*test_fn)(long innerreps);
-
-static void reference(long innerreps) {
-  for (long j = 0; j < innerreps; j++)
-    delay(delay_length);
+static double seconds_of(construct_loop loop, long innerreps) {
+  double start = omp_get_wtime();
+  loop(innerreps);
+  return omp_get_wtime() - start;
 }
 
-static void reference_in_parallel(long innerreps) {
-#pragma omp parallel
-  for (long j = 0; j < innerreps; j++)
-    delay(delay_length);
-}
-
-static void test_parallel(long innerreps) {
-  for (long j = 0; j < innerreps; j++) {
-#pragma omp parallel
-    delay(delay_length);
-  }
-}
-
-static void test_for(long innerreps) {
-#pragma omp parallel
-  for (long j = 0; j < innerreps; j++) {
-    int n = omp_get_num_threads();
-#pragma omp for
-    for (int i = 0; i < n; i++)
-      delay(delay_length);
-  }
-}
-
-static void test_parallel_for(long innerreps) {
-  int n = omp_get_max_threads();
-  for (long j = 0; j < innerreps; j++) {
-#pragma omp parallel for
-    for (int i = 0; i < n; i++)
-      delay(delay_length);
-  }
-}
-
-static void test_barrier(long innerreps) {
-#pragma omp parallel
-  for (long j = 0; j < innerreps; j++) {
-    delay(delay_length);
-#pragma omp barrier
-  }
-}
-
-static void test_single(long innerreps) {
-#pragma omp parallel
-  for (long j = 0; j < innerreps; j++) {
-#pragma omp single
-    delay(delay_length);
-  }
-}
-
-/* Mutual exclusion: every thread does innerreps/n instances, as EPCC does. */
-static void test_critical(long innerreps) {
-#pragma omp parallel
-  {
-    long mine = innerreps / omp_get_num_threads();
-    for (long j = 0; j < mine; j++) {
-#pragma omp critical
-      delay(delay_length);
-    }
-  }
-}
-
-static void reference_mutex(long innerreps) {
-#pragma omp parallel
-  {
-    long mine = innerreps / omp_get_num_threads();
-    for (long j = 0; j < mine; j++)
-      delay(delay_length);
-  }
-}
-
-static omp_lock_t lock;
-
-static void test_lock(long innerreps) {
-#pragma omp parallel
-  {
-    long mine = innerreps / omp_get_num_threads();
-    for (long j = 0; j < mine; j++) {
-      omp_set_lock(&lock);
-      delay(delay_length);
-      omp_unset_lock(&lock);
-    }
-  }
-}
-
-static void test_atomic(long innerreps) {
-  double sum = 0.0;
-#pragma omp parallel shared(sum)
-  {
-    long mine = innerreps / omp_get_num_threads();
-    for (long j = 0; j < mine; j++) {
-      delay(delay_length);
-#pragma omp atomic
-      sum += 1.0;
-    }
-  }
-  long expected = innerreps / omp_get_max_threads() * omp_get_max_threads();
-  if (sum < (double)expected - 0.5 || sum > (double)innerreps + 0.5)
-    wrong_results++;
-}
-
-static void test_reduction(long innerreps) {
-  for (long j = 0; j < innerreps; j++) {
-    int count = 0;
-#pragma omp parallel reduction(+ : count)
-    {
-      delay(delay_length);
-      count += 1;
-    }
-    if (count < 1)
-      wrong_results++;
-  }
-}
-
-/* taskbench's PARALLEL TASK: every thread creates innerreps/n tasks. */
-static void test_task(long innerreps) {
-#pragma omp parallel
-  {
-    long mine = innerreps / omp_get_num_threads();
-    for (long j = 0; j < mine; j++) {
-#pragma omp task
-      delay(delay_length);
-    }
-  }
-}
-
-struct construct {
-  const char *name;
-  test_fn test, reference;
-};
-
-static const struct construct constructs[] = {
-    {"PARALLEL", test_parallel, reference},
-    {"FOR", test_for, reference_in_parallel},
-    {"PARALLEL_FOR", test_parallel_for, reference},
-    {"BARRIER", test_barrier, reference_in_parallel},
-    {"SINGLE", test_single, reference_in_parallel},
-    {"CRITICAL", test_critical, reference_mutex},
-    {"LOCK", test_lock, reference_mutex},
-    {"ATOMIC", test_atomic, reference_mutex},
-    {"REDUCTION", test_reduction, reference},
-    {"TASK", test_task, reference_mutex},
-};
-
-/* The shortest of `tries` runs: on a shared machine noise only adds time
- * (a descheduled thread stalls every barrier of its team). */
-static double seconds_of(test_fn fn, long innerreps, int tries) {
-  double best = 1e30;
-  for (int t = 0; t < tries; t++) {
-    double start = omp_get_wtime();
-    fn(innerreps);
-    double took = omp_get_wtime() - start;
-    best = took < best ? took : best;
-  }
+static double shortest(const double *seconds, int count) {
+  double best = seconds[0];
+  for (int i = 1; i < count; i++)
+    best = seconds[i] < best ? seconds[i] : best;
   return best;
 }
 
 /* EPCC picks innerreps so that one test takes the target time. */
-static long choose_innerreps(test_fn fn) {
+static long choose_innerreps(construct_loop loop) {
   long innerreps = 64;
   for (;;) {
-    double t = seconds_of(fn, innerreps, 3);
+    double tries[3];
+    for (int t = 0; t < 3; t++)
+      tries[t] = seconds_of(loop, innerreps);
+    double t = shortest(tries, 3);
     if (t >= target_seconds / 4 || innerreps > (1L << 30))
       return (long)(innerreps * target_seconds / (t > 1e-9 ? t : 1e-9)) + 1;
     innerreps *= 4;
@@ -226,21 +98,47 @@ static long choose_innerreps(test_fn fn) {
 
 static void measure(const struct construct *c) {
   long innerreps = choose_innerreps(c->test);
-  double best_test = 1e30, best_ref = 1e30;
-  for (int r = 0; r < 5; r++) {
-    double ref = seconds_of(c->reference, innerreps, 1);
-    double test = seconds_of(c->test, innerreps, 1);
-    best_ref = ref < best_ref ? ref : best_ref;
-    best_test = test < best_test ? test : best_test;
+  double test[rounds], ref[rounds];
+  for (int r = 0; r < rounds; r++) {
+    ref[r] = seconds_of(c->reference, innerreps);
+    test[r] = seconds_of(c->test, innerreps);
   }
+  double best_ref = shortest(ref, rounds);
   printf("CONSTRUCT %s threads=%d instances=%ld overhead_ns=%.1f reference_ns=%.1f\n", c->name,
-         omp_get_max_threads(), innerreps, (best_test - best_ref) / innerreps * 1e9,
+         omp_get_max_threads(), innerreps, (shortest(test, rounds) - best_ref) / innerreps * 1e9,
          best_ref / innerreps * 1e9);
   fflush(stdout);
 }
 
+/* One construct of both sets, round by round: reference, plain, instrumented,
+ * and in the next round the other way round, so that a drift of the
+ * machine's speed within a round favours neither. */
+static void measure_paired(const struct construct *plain, const struct construct *ompp) {
+  long innerreps = choose_innerreps(plain->test);
+  double ref[rounds], plain_test[rounds], ompp_test[rounds];
+  for (int r = 0; r < rounds; r++) {
+    if (r % 2 == 0) {
+      ref[r] = seconds_of(plain->reference, innerreps);
+      plain_test[r] = seconds_of(plain->test, innerreps);
+      ompp_test[r] = seconds_of(ompp->test, innerreps);
+    } else {
+      ompp_test[r] = seconds_of(ompp->test, innerreps);
+      plain_test[r] = seconds_of(plain->test, innerreps);
+      ref[r] = seconds_of(plain->reference, innerreps);
+    }
+  }
+  double best_ref = shortest(ref, rounds);
+  printf("PAIRED %s threads=%d instances=%ld plain_ns=%.1f ompp_ns=%.1f rounds_added_ns=", plain->name,
+         omp_get_max_threads(), innerreps, (shortest(plain_test, rounds) - best_ref) / innerreps * 1e9,
+         (shortest(ompp_test, rounds) - best_ref) / innerreps * 1e9);
+  for (int r = 0; r < rounds; r++)
+    printf("%s%.1f", r > 0 ? "," : "", (ompp_test[r] - plain_test[r]) / innerreps * 1e9);
+  printf("\n");
+  fflush(stdout);
+}
+
 static void usage(const char *program) {
-  fprintf(stderr, "usage: %s [--time SECONDS] [--delay NANOSECONDS] [--only NAME]\n", program);
+  fprintf(stderr, "usage: %s [--time SECONDS] [--delay NANOSECONDS] [--rounds N] [--only NAME]\n", program);
   exit(2);
 }
 
@@ -256,22 +154,46 @@ int main(int argc, char **argv) {
       delay_ns = strtod(argv[++i], &end);
       if (*end != '\0' || !(delay_ns >= 0))
         usage(argv[0]);
+    } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+      long n = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > 1000)
+        usage(argv[0]);
+      rounds = (int)n;
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else {
       usage(argv[0]);
     }
   }
+  const struct construct_set *plain = &construct_set_plain, *ompp = &construct_set_ompp;
+  const struct construct_set *sets[2];
+  int linked = 0;
+  if (plain != NULL)
+    sets[linked++] = plain;
+  if (ompp != NULL)
+    sets[linked++] = ompp;
+  if (linked == 0) {
+    fprintf(stderr, "%s: linked with no construct set (construct_kernels.c)\n", argv[0]);
+    return 2;
+  }
   calibrate_delay();
-  omp_init_lock(&lock);
+  for (int s = 0; s < linked; s++)
+    sets[s]->init();
   int measured = 0;
-  for (size_t i = 0; i < sizeof constructs / sizeof constructs[0]; i++) {
-    if (only != NULL && strcmp(only, constructs[i].name) != 0)
+  for (int i = 0; i < sets[0]->count; i++) {
+    if (only != NULL && strcmp(only, sets[0]->constructs[i].name) != 0)
       continue;
-    measure(&constructs[i]);
+    if (linked == 2)
+      measure_paired(&plain->constructs[i], &ompp->constructs[i]);
+    else
+      measure(&sets[0]->constructs[i]);
     measured++;
   }
-  omp_destroy_lock(&lock);
+  int wrong_results = 0;
+  for (int s = 0; s < linked; s++) {
+    sets[s]->finish();
+    wrong_results += *sets[s]->wrong_results;
+  }
   if (measured == 0) {
     fprintf(stderr, "%s: no construct named %s\n", argv[0], only);
     return 2;
