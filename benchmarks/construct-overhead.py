@@ -44,11 +44,14 @@ DESCRIPTION
     cannot be decided).
 
     With --floor, the instrumented loops also run with
-    benchmarks/epcc/clock_floor.c preloaded: their critical and lock events
-    are one clock read each and nothing else, the four reads per instance
-    ompp needs.  The column `floor ns` is what those reads alone add to
-    CRITICAL and LOCK (the same median): the least a profiler that times
-    waiting and holding separately can add on this machine.
+    benchmarks/epcc/clock_floor.c preloaded: their critical, lock and
+    parallel-region events are one clock read each and nothing else, the
+    reads ompp needs per instance (four per critical section or lock: two
+    while it is held; per parallel region one at the fork and the join and
+    two in every thread's part).  The column `floor ns` is what those reads
+    alone add to PARALLEL, PARALLEL_FOR, CRITICAL, LOCK and REDUCTION (the
+    same median): the least a profiler that times them as ompp does can add
+    on this machine.
 
 OPTIONS
     --ompp-build DIR   the ompp build tree with bin/ompp-cc (default: build)
@@ -64,7 +67,8 @@ OPTIONS
     --ompp-env NAME=VALUE
                        set NAME for the instrumented runs (repeatable), e.g.
                        OMPP_DEADLOCK=report to see what deadlock detection adds
-    --floor            also measure the clock reads' floor of CRITICAL and LOCK
+    --floor            also measure the clock reads' floor of the constructs
+                       clock_floor.c replaces
     --csv FILE         also write the rows as CSV
 
 EXIT STATUS
@@ -92,7 +96,7 @@ FLOOR_SOURCE = EPCC / "clock_floor.c"
 POMP2_HEADERS = Path(__file__).resolve().parent.parent / "include"
 COMPILERS = {"gcc": "gcc-12", "clang": "clang-16"}
 # The constructs whose events clock_floor.c replaces.
-FLOOR_CONSTRUCTS = ("CRITICAL", "LOCK")
+FLOOR_CONSTRUCTS = ("PARALLEL", "PARALLEL_FOR", "CRITICAL", "LOCK", "REDUCTION")
 # Added ns per instance at 2 threads that the overhead issue asks for.
 TARGETS_NS = {"PARALLEL": 120, "PARALLEL_FOR": 150, "FOR": 80, "BARRIER": 60, "SINGLE": 80,
               "CRITICAL": 50, "LOCK": 50, "ATOMIC": 30, "REDUCTION": 150, "TASK": 80}
