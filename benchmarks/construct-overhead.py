@@ -108,6 +108,7 @@ TARGETS_NS = {"PARALLEL": 120, "PARALLEL_FOR": 150, "FOR": 80, "BARRIER": 60, "S
               "CRITICAL": 50, "LOCK": 50, "ATOMIC": 30, "REDUCTION": 150, "TASK": 80}
 SEPARATE_LINE = re.compile(r"^CONSTRUCT (\S+) threads=(\d+) instances=(\d+) overhead_ns=(\S+) reference_ns=(\S+)$",
                            re.MULTILINE)
+TRANSFER_LINE = re.compile(r"^TRANSFER line_ns=(\S+)$", re.MULTILINE)
 PAIRED_LINE = re.compile(r"^PAIRED (\S+) threads=(\d+) instances=(\d+) plain_ns=(\S+) ompp_ns=(\S+) "
                          r"rounds_added_ns=(\S+)$", re.MULTILINE)
 
@@ -119,6 +120,12 @@ class Figures:
     ompp: list[float] = field(default_factory=list)
     added: list[float] = field(default_factory=list)  # paired: per round; separate: per run
     floor: list[float] = field(default_factory=list)  # paired: added per round; separate: overhead per run
+
+
+def transfers(output: str, into: list[float]) -> str:
+    """The program's output, its cache-line transfer figure (runs of two threads or more) noted."""
+    into.extend(float(m.group(1)) for m in TRANSFER_LINE.finditer(output))
+    return output
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -220,7 +227,7 @@ def floor_output(exe: Path, floor: Path, threads: int, args: argparse.Namespace,
 
 
 def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int, args: argparse.Namespace,
-                     work: Path) -> dict[str, Figures]:
+                     work: Path, line_ns: list[float]) -> dict[str, Figures]:
     """--runs runs of each program, interleaved: plain, ompp, [floor,] plain, ompp, ..."""
     figures: dict[str, Figures] = {}
 
@@ -228,7 +235,7 @@ def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int
         return {m.group(1): float(m.group(4)) for m in SEPARATE_LINE.finditer(output)}
 
     for _ in range(args.runs):
-        plain = overheads(run(programs["plain"], threads, args, work, {}))
+        plain = overheads(transfers(run(programs["plain"], threads, args, work, {}), line_ns))
         ompp = overheads(run(programs["ompp"], threads, args, work, args.ompp_env))
         floored = overheads(floor_output(programs["ompp"], floor, threads, args, work)) if floor else {}
         for name, ns in plain.items():
@@ -243,11 +250,11 @@ def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int
 
 
 def measure_paired(program: Path, floor: Path | None, threads: int, args: argparse.Namespace,
-                   work: Path) -> dict[str, Figures]:
+                   work: Path, line_ns: list[float]) -> dict[str, Figures]:
     """--runs runs of the program with both sets; the rounds of all runs pooled."""
     figures: dict[str, Figures] = {}
     for _ in range(args.runs):
-        for m in PAIRED_LINE.finditer(run(program, threads, args, work, args.ompp_env)):
+        for m in PAIRED_LINE.finditer(transfers(run(program, threads, args, work, args.ompp_env), line_ns)):
             construct = figures.setdefault(m.group(1), Figures())
             construct.plain.append(float(m.group(4)))
             construct.ompp.append(float(m.group(5)))
@@ -292,6 +299,7 @@ def main(argv: list[str]) -> int:
             return 2
     load_before = os.getloadavg()
     rows = []
+    line_ns: list[float] = []
     failed = False
     with tempfile.TemporaryDirectory(prefix="ompp-constructs-") as tmp:
         work = Path(tmp)
@@ -301,9 +309,9 @@ def main(argv: list[str]) -> int:
             for threads in args.threads:
                 try:
                     if args.separate:
-                        figures = measure_separate(programs, floor, threads, args, work)
+                        figures = measure_separate(programs, floor, threads, args, work, line_ns)
                     else:
-                        figures = measure_paired(programs["paired"], floor, threads, args, work)
+                        figures = measure_paired(programs["paired"], floor, threads, args, work, line_ns)
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     print(f"construct-overhead: {error}", file=sys.stderr)
                     failed = True
@@ -326,6 +334,10 @@ def main(argv: list[str]) -> int:
           + ("; null test: both sets built without ompp" if args.null_test else "")
           + ("; programs under SCHED_FIFO" if args.realtime else "")
           + "".join(f"; instrumented runs with {name}={value}" for name, value in args.ompp_env.items()))
+    if line_ns:
+        print(f"cache line from one thread to another: {statistics.median(line_ns):.0f} ns (median of "
+              f"{len(line_ns)} runs, {min(line_ns):.0f}..{max(line_ns):.0f}); each line passed between threads on "
+              "a construct's critical path costs about this")
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
              f"{'added ns':>10} {'rounds ns':>15}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
     print(header)

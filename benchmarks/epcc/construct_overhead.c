@@ -15,7 +15,10 @@
  *
  * Usage: construct_overhead [--time SECONDS] [--delay NANOSECONDS]
  *                           [--rounds N] [--only NAME]
- * Prints one line per construct, with one set:
+ * With two threads or more it first prints
+ *   TRANSFER line_ns=<x>
+ * what one cache line takes from one thread to another (line_transfer_ns).
+ * Then one line per construct, with one set:
  *   CONSTRUCT <name> threads=<n> instances=<n> overhead_ns=<x> reference_ns=<x>
  * where reference_ns is the reference loop's time per instance and each
  * figure the shortest of the rounds (on a shared machine noise only adds
@@ -137,6 +140,47 @@ static void measure_paired(const struct construct *plain, const struct construct
   fflush(stdout);
 }
 
+/* What one cache line takes from one thread of the team to another: half a
+ * round trip of a flag two threads hand back and forth.  Every line a
+ * profiler passes between threads on a construct's critical path costs about
+ * this much (on a VM it can be several times what the same CPUs take bare).
+ * Bounded in time: threads sharing a CPU would hand over once per time slice.
+ * The least of three tries. */
+static double line_transfer_ns(void) {
+  static _Alignas(64) long flag;
+  const double budget_s = 0.02;
+  double best = 1e30;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    long trips = 0;
+    double seconds = 0.0;
+    __atomic_store_n(&flag, 0, __ATOMIC_RELAXED);
+#pragma omp parallel num_threads(2) shared(trips, seconds)
+    if (omp_get_num_threads() == 2) {
+      if (omp_get_thread_num() == 0) {
+        double start = omp_get_wtime(), now = start;
+        long t = 0;
+        for (; now - start < budget_s; t++) {
+          __atomic_store_n(&flag, 2 * t + 1, __ATOMIC_RELEASE);
+          while (__atomic_load_n(&flag, __ATOMIC_ACQUIRE) != 2 * t + 2)
+            ;
+          if (t % 64 == 0)
+            now = omp_get_wtime();
+        }
+        seconds = omp_get_wtime() - start;
+        trips = t;
+        __atomic_store_n(&flag, -1, __ATOMIC_RELEASE);
+      } else {
+        for (long seen; (seen = __atomic_load_n(&flag, __ATOMIC_ACQUIRE)) != -1;)
+          if (seen % 2 == 1)
+            __atomic_store_n(&flag, seen + 1, __ATOMIC_RELEASE);
+      }
+    }
+    if (trips > 0 && seconds / trips / 2 * 1e9 < best)
+      best = seconds / trips / 2 * 1e9;
+  }
+  return best;
+}
+
 static void usage(const char *program) {
   fprintf(stderr, "usage: %s [--time SECONDS] [--delay NANOSECONDS] [--rounds N] [--only NAME]\n", program);
   exit(2);
@@ -177,6 +221,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   calibrate_delay();
+  if (omp_get_max_threads() >= 2) {
+    printf("TRANSFER line_ns=%.1f\n", line_transfer_ns());
+    fflush(stdout);
+  }
   for (int s = 0; s < linked; s++)
     sets[s]->init();
   int measured = 0;

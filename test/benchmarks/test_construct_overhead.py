@@ -80,15 +80,15 @@ class Program(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def run_program(self, name, *args):
-        env = dict(os.environ, OMP_NUM_THREADS="2")
+    def run_program(self, name, *args, threads=2):
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         return subprocess.run([str(self.work / name), "--time", "0.0005", *args], capture_output=True, text=True,
                               env=env, timeout=120)
 
     def test_both_sets_are_measured_round_by_round(self):
         done = self.run_program("both", "--rounds", "3", "--only", "BARRIER")
         self.assertEqual(done.returncode, 0, done.stderr)
-        lines = done.stdout.splitlines()
+        lines = [line for line in done.stdout.splitlines() if not script.TRANSFER_LINE.match(line)]
         self.assertEqual(len(lines), 1, done.stdout)
         m = script.PAIRED_LINE.match(lines[0])
         self.assertIsNotNone(m, lines[0])
@@ -101,6 +101,15 @@ class Program(unittest.TestCase):
         names = [m.group(1) for m in script.SEPARATE_LINE.finditer(done.stdout)]
         self.assertEqual(sorted(names), sorted(script.TARGETS_NS))
         self.assertNotIn("PAIRED", done.stdout)
+
+    def test_the_line_transfer_is_measured_with_two_threads(self):
+        noted = []
+        script.transfers(self.run_program("one", "--only", "ATOMIC").stdout, noted)
+        self.assertEqual(len(noted), 1)
+        self.assertGreater(noted[0], 0)
+        alone = self.run_program("one", "--only", "ATOMIC", threads=1)
+        self.assertEqual(alone.returncode, 0, alone.stderr)
+        self.assertNotIn("TRANSFER", alone.stdout)
 
     def test_no_set_is_an_error(self):
         done = self.run_program("none")
