@@ -44,14 +44,14 @@ DESCRIPTION
     cannot be decided).
 
     With --floor, the instrumented loops also run with
-    benchmarks/epcc/clock_floor.c preloaded: their critical, lock and
-    parallel-region events are one clock read each and nothing else, the
-    reads ompp needs per instance (four per critical section or lock: two
-    while it is held; per parallel region one at the fork and the join and
-    two in every thread's part).  The column `floor ns` is what those reads
-    alone add to PARALLEL, PARALLEL_FOR, CRITICAL, LOCK and REDUCTION (the
-    same median): the least a profiler that times them as ompp does can add
-    on this machine.
+    benchmarks/epcc/clock_floor.c preloaded: their timed events are one clock
+    read each and nothing else, the reads ompp needs per instance (four per
+    critical section or lock, two of them while it is held; per parallel
+    region one at the fork and the join and two in every thread's part; one
+    per event of a worksharing construct or barrier on every thread).  The
+    column `floor ns` is what those reads alone add to every construct but
+    ATOMIC and TASK (the same median): the least a profiler that times them
+    as ompp does can add on this machine.
 
 OPTIONS
     --ompp-build DIR   the ompp build tree with bin/ompp-cc (default: build)
@@ -102,7 +102,7 @@ COMPILERS = {"gcc": "gcc-12", "clang": "clang-16"}
 # --realtime: low among real-time priorities, above every ordinary process.
 REALTIME_PRIORITY = 10
 # The constructs whose events clock_floor.c replaces.
-FLOOR_CONSTRUCTS = ("PARALLEL", "PARALLEL_FOR", "CRITICAL", "LOCK", "REDUCTION")
+FLOOR_CONSTRUCTS = ("PARALLEL", "FOR", "PARALLEL_FOR", "BARRIER", "SINGLE", "CRITICAL", "LOCK", "REDUCTION")
 # Added ns per instance at 2 threads that the overhead issue asks for.
 TARGETS_NS = {"PARALLEL": 120, "PARALLEL_FOR": 150, "FOR": 80, "BARRIER": 60, "SINGLE": 80,
               "CRITICAL": 50, "LOCK": 50, "ATOMIC": 30, "REDUCTION": 150, "TASK": 80}
