@@ -25,16 +25,19 @@ DESCRIPTION
     is read round by round, from loops run within milliseconds of each other,
     so that a slow phase of the machine (another guest on the host, a CPU
     slowed for minutes) falls on both alike: `added ns` is the median over
-    all rounds of all --runs runs, and `rounds ns` the middle half of those
-    rounds (25th to 75th percentile).  `plain ns` and `ompp ns` are each
-    run's shortest loop minus its shortest reference loop, as EPCC takes
-    them (median over the runs).
+    all rounds of all --runs runs, `rounds ns` the middle half of those
+    rounds (25th to 75th percentile), and `runs ns` the least and the most of
+    the runs' own medians: one process can differ from the next by more than
+    its rounds do (where the address space puts code and data, on which CPU
+    each thread starts), so the runs are many processes.  `plain ns` and
+    `ompp ns` are each run's shortest loop minus its shortest reference loop,
+    as EPCC takes them (median over the runs).
 
     With --separate the two builds are two programs, run one after the other
     --runs times (the method of the first tables in docs/benchmarks.md):
-    `added ns` is the difference of their median figures, and `rounds ns`
-    the least and the most that one run of the instrumented program added
-    over the plain run right before it.  On a 2-core VM the team
+    `added ns` is the difference of their median figures, and `runs ns` the
+    least and the most that one run of the instrumented program added over
+    the plain run right before it.  On a 2-core VM the team
     constructs' plain overheads of 1.5-3 us move by more than their targets
     from run to run, which that range shows.
 
@@ -119,6 +122,7 @@ class Figures:
     plain: list[float] = field(default_factory=list)  # overhead per instance, one per run
     ompp: list[float] = field(default_factory=list)
     added: list[float] = field(default_factory=list)  # paired: per round; separate: per run
+    run_added: list[float] = field(default_factory=list)  # per run (paired: the median of its rounds)
     floor: list[float] = field(default_factory=list)  # paired: added per round; separate: overhead per run
 
 
@@ -244,6 +248,7 @@ def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int
             if name in ompp:
                 construct.ompp.append(ompp[name])
                 construct.added.append(ompp[name] - ns)
+                construct.run_added.append(ompp[name] - ns)
         for name, ns in floored.items():
             figures.setdefault(name, Figures()).floor.append(ns)
     return figures
@@ -258,7 +263,9 @@ def measure_paired(program: Path, floor: Path | None, threads: int, args: argpar
             construct = figures.setdefault(m.group(1), Figures())
             construct.plain.append(float(m.group(4)))
             construct.ompp.append(float(m.group(5)))
-            construct.added.extend(float(ns) for ns in m.group(6).split(","))
+            rounds = [float(ns) for ns in m.group(6).split(",")]
+            construct.added.extend(rounds)
+            construct.run_added.append(statistics.median(rounds))
         if floor:
             for m in PAIRED_LINE.finditer(floor_output(program, floor, threads, args, work)):
                 figures.setdefault(m.group(1), Figures()).floor.extend(float(ns) for ns in m.group(6).split(","))
@@ -267,19 +274,28 @@ def measure_paired(program: Path, floor: Path | None, threads: int, args: argpar
 
 def row(name: str, figures: Figures, compiler: str, threads: int, separate: bool) -> dict[str, object]:
     plain_ns, ompp_ns = statistics.median(figures.plain), statistics.median(figures.ompp)
+    rounds: tuple[object, object] = ("", "")
     if separate:
-        added_ns, low, high = ompp_ns - plain_ns, min(figures.added), max(figures.added)
+        added_ns = ompp_ns - plain_ns
         floor_ns = statistics.median(figures.floor) - plain_ns if figures.floor else None
     else:
         added_ns = statistics.median(figures.added)
-        low, _, high = statistics.quantiles(figures.added, n=4) if len(figures.added) > 1 else [added_ns] * 3
+        if len(figures.added) > 1:
+            low, _, high = statistics.quantiles(figures.added, n=4)
+            rounds = (round(low, 1), round(high, 1))
         floor_ns = statistics.median(figures.floor) if figures.floor else None
     return {"construct": name, "compiler": compiler, "threads": threads,
             "method": "separate" if separate else "paired",
             "plain_ns": round(plain_ns, 1), "ompp_ns": round(ompp_ns, 1), "added_ns": round(added_ns, 1),
-            "rounds_low_ns": round(low, 1), "rounds_high_ns": round(high, 1),
+            "rounds_low_ns": rounds[0], "rounds_high_ns": rounds[1],
+            "runs_low_ns": round(min(figures.run_added), 1), "runs_high_ns": round(max(figures.run_added), 1),
             "floor_ns": round(floor_ns, 1) if floor_ns is not None else "",
             "target_ns": TARGETS_NS.get(name, "") if threads == 2 else ""}
+
+
+def span(low: object, high: object) -> str:
+    """A range as the table shows it; blank where the method has none."""
+    return f"{low:>7.0f}..{high:<6.0f}" if low != "" else f"{'':>15}"
 
 
 def main(argv: list[str]) -> int:
@@ -339,13 +355,15 @@ def main(argv: list[str]) -> int:
               f"{len(line_ns)} runs, {min(line_ns):.0f}..{max(line_ns):.0f}); each line passed between threads on "
               "a construct's critical path costs about this")
     header = f"{'construct':<13} {'compiler':<8} {'threads':>7} {'plain ns':>10} {'ompp ns':>10} " \
-             f"{'added ns':>10} {'rounds ns':>15}" + (f" {'floor ns':>9}" if args.floor else "") + f" {'target':>7}"
+             f"{'added ns':>10} {'rounds ns':>15} {'runs ns':>15}" + (f" {'floor ns':>9}" if args.floor else "") \
+             + f" {'target':>7}"
     print(header)
     print("-" * len(header))
     for r in rows:
         print(f"{r['construct']:<13} {r['compiler']:<8} {r['threads']:>7} {r['plain_ns']:>10.1f} "
               f"{r['ompp_ns']:>10.1f} {r['added_ns']:>10.1f} "
-              f"{r['rounds_low_ns']:>7.0f}..{r['rounds_high_ns']:<6.0f}" + (f" {str(r['floor_ns']):>9}" if args.floor else "")
+              + span(r['rounds_low_ns'], r['rounds_high_ns']) + " " + span(r['runs_low_ns'], r['runs_high_ns'])
+              + (f" {str(r['floor_ns']):>9}" if args.floor else "")
               + f" {str(r['target_ns']):>7}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:

@@ -34,25 +34,30 @@ script = load_script()
 class Rows(unittest.TestCase):
     def test_paired_rows_take_the_median_and_middle_half_of_all_rounds(self):
         figures = script.Figures(plain=[1000.0, 1010.0, 990.0], ompp=[1100.0, 1130.0, 1090.0],
-                                 added=[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 1000.0])
+                                 added=[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 1000.0],
+                                 run_added=[20.0, 55.0, 35.0])
         r = script.row("FOR", figures, "gcc", 2, separate=False)
         self.assertEqual(r["plain_ns"], 1000.0)
         self.assertEqual(r["ompp_ns"], 1100.0)
         self.assertEqual(r["added_ns"], 45.0)  # the median of the rounds, not ompp_ns - plain_ns
         self.assertEqual((r["rounds_low_ns"], r["rounds_high_ns"]), (22.5, 67.5))
+        self.assertEqual((r["runs_low_ns"], r["runs_high_ns"]), (20.0, 55.0))
         self.assertEqual(r["target_ns"], 80)
         self.assertEqual(r["method"], "paired")
 
     def test_a_paired_floor_is_already_a_difference(self):
-        figures = script.Figures(plain=[80.0], ompp=[250.0], added=[170.0], floor=[30.0, 40.0, 50.0])
+        figures = script.Figures(plain=[80.0], ompp=[250.0], added=[170.0], run_added=[170.0],
+                                 floor=[30.0, 40.0, 50.0])
         self.assertEqual(script.row("LOCK", figures, "gcc", 2, separate=False)["floor_ns"], 40.0)
 
     def test_separate_rows_subtract_the_medians(self):
         figures = script.Figures(plain=[1000.0, 1200.0, 1100.0], ompp=[1150.0, 1250.0, 1300.0],
-                                 added=[150.0, 50.0, 200.0], floor=[1180.0, 1140.0, 1160.0])
+                                 added=[150.0, 50.0, 200.0], run_added=[150.0, 50.0, 200.0],
+                                 floor=[1180.0, 1140.0, 1160.0])
         r = script.row("CRITICAL", figures, "gcc", 1, separate=True)
         self.assertEqual(r["added_ns"], 150.0)
-        self.assertEqual((r["rounds_low_ns"], r["rounds_high_ns"]), (50.0, 200.0))
+        self.assertEqual((r["runs_low_ns"], r["runs_high_ns"]), (50.0, 200.0))
+        self.assertEqual((r["rounds_low_ns"], r["rounds_high_ns"]), ("", ""))  # one figure per run
         self.assertEqual(r["floor_ns"], 60.0)
         self.assertEqual(r["target_ns"], "")  # targets are for 2 threads
 
