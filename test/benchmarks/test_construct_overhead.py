@@ -6,29 +6,17 @@ The program tests build the driver with the construct sets compiled plainly
 the program prints and how the script reads it.
 """
 
-import importlib.util
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-SCRIPT = Path(os.environ.get("OMPP_CONSTRUCT_OVERHEAD",
-                             Path(__file__).resolve().parents[2] / "benchmarks" / "construct-overhead.py"))
-EPCC = SCRIPT.parent / "epcc"
+import benchmark_scripts
 
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("construct_overhead", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-script = load_script()
+script = benchmark_scripts.load("construct-overhead.py", "OMPP_CONSTRUCT_OVERHEAD", "construct_overhead")
+EPCC = Path(script.__file__).parent / "epcc"
 
 
 class Rows(unittest.TestCase):

@@ -5,7 +5,6 @@ in a prepared build directory, so they need neither a compiler nor ompp.
 """
 
 import csv
-import importlib.util
 import json
 import os
 import stat
@@ -16,19 +15,10 @@ import textwrap
 import unittest
 from pathlib import Path
 
-HARNESS = Path(os.environ.get("OMPP_OVERHEAD_HARNESS",
-                              Path(__file__).resolve().parents[2] / "benchmarks" / "run-overhead.py"))
+import benchmark_scripts
 
-
-def load_harness():
-    spec = importlib.util.spec_from_file_location("run_overhead", HARNESS)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = load_harness()
+harness = benchmark_scripts.load("run-overhead.py", "OMPP_OVERHEAD_HARNESS", "run_overhead")
+HARNESS = Path(harness.__file__)
 
 
 def node(id_, parent, kind, visits, inclusive):
