@@ -515,6 +515,57 @@ TEST_CASE("control flow: children of one region and different kinds are differen
     CHECK(p.nodes.size() == 3);
     CHECK(t.warnings().empty());
 }
+// An enter or exit takes its common case only where its node and control-flow
+// entry are in the hit caches (ThreadState::push_cached), and the general
+// form where they are not: here five children of one node (one more than
+// its cache holds) entered in turn, and a region entered after each of them
+// (one more than two predecessors), so that the events alternate between
+// the two forms, and every visit and edge counts once.
+TEST_CASE("control flow: events beyond the hit caches count as those in them", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& parent = region("userRegion", 80, "userRegionName=parent*");
+    const auto& after_each = region("userRegion", 81, "userRegionName=after*");
+    std::vector<const core::RegionRecord*> children;
+    for (int i = 0; i < 5; ++i) children.push_back(&region("userRegion", 82 + i, fmt::format("userRegionName=c{}*", i)));
+    core::ThreadState& t = m.this_thread();
+    constexpr int kRounds = 4;
+    core::Ticks now = 1000;
+    t.enter(parent, now);
+    for (int round = 0; round < kRounds; ++round) {
+        for (const auto* child : children) {
+            t.enter(*child, now += 1);
+            t.exit(*child, now += 2);
+            t.enter(after_each, now += 1);
+            t.exit(after_each, now += 3);
+        }
+    }
+    t.exit(parent, now += 1);
+    const auto p = m.build_profile();
+    const auto* p_node = find_child(p, 0, NodeKind::Region, parent.info.id);
+    REQUIRE(p_node != nullptr);
+    const auto* a_node = find_child(p, p_node->id, NodeKind::Region, after_each.info.id);
+    REQUIRE(a_node != nullptr);
+    const auto count = [](const model::Node& node, std::uint32_t from) -> std::uint64_t {
+        for (const auto& pred : node.predecessors) {
+            if (pred.node == from) return pred.count;
+        }
+        return 0;
+    };
+    CHECK(thread_of(*a_node, 0)->visits == 5 * kRounds);
+    CHECK(thread_of(*a_node, 0)->inclusive_s == Approx(3 * 5 * kRounds * kNs));
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const auto* c_node = find_child(p, p_node->id, NodeKind::Region, children[i]->info.id);
+        REQUIRE(c_node != nullptr);
+        CHECK(thread_of(*c_node, 0)->visits == kRounds);
+        CHECK(thread_of(*c_node, 0)->inclusive_s == Approx(2 * kRounds * kNs));
+        CHECK(count(*a_node, c_node->id) == kRounds);
+        CHECK(count(*c_node, a_node->id) == (i == 0 ? kRounds - 1 : kRounds));
+        CHECK(count(*c_node, p_node->id) == (i == 0 ? 1 : 0));
+    }
+    CHECK(p.nodes.size() == 1 + 1 + 1 + children.size());
+    CHECK(t.warnings().empty());
+}
 TEST_CASE("control flow: a worker enters a parallel region right after the fork point", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
