@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -78,34 +80,44 @@ struct TaskContext;
 // path.  Kept small: a recursion keeps one per level.
 struct Frame {
     Frame(Node* entered_node, Ticks now, Ticks suspended_total)
-        : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {}
+        : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {
+        // The fields from last_exited_child to folded_children start as 0
+        // (null, false): cleared in one go, a few wide stores, where their
+        // initialisers one by one took a store each.
+        constexpr std::size_t kCleared =
+            offsetof(Frame, folded_children) + sizeof(folded_children) - offsetof(Frame, last_exited_child);
+        std::memset(static_cast<void*>(&last_exited_child), 0, kCleared);
+    }
 
     Node* node;
     Ticks entered;
     Ticks phase_mark;          // start of the current phase (body, exit, shutdown)
     Ticks suspended_at_enter;  // the context's suspended_total at entry
-    Node* last_exited_child = nullptr;
-    TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
-    TeamRecord* team = nullptr;                // worker frame: where to report its end; fork frame: its record
-    bool fork_pending = false;  // forked here, team body not begun yet
-    bool worker = false;        // this thread joined someone else's team here
-    bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
-    bool included_final = false;  // task creation: its task runs inside it and is final
-    bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
+    // From here to folded_children: 0 (null, false) at the push (see the
+    // constructor), adjacent.
+    Node* last_exited_child;
+    TaskContext* restores_implicit;  // fork frame of a master inside an explicit task
+    TeamRecord* team;                // worker frame: where to report its end; fork frame: its record
+    bool fork_pending;     // forked here, team body not begun yet
+    bool worker;           // this thread joined someone else's team here
+    bool body_done;        // the body phase ended (critical/ordered/lock exit phase)
+    bool included_final;   // task creation: its task runs inside it and is final
+    bool folded;           // deeper than max_depth: the node is shared by all deeper levels
     // A folded frame directly inside a frame of its own node (recursion
     // below the fold point), pushed without a clock: its time is part of
     // that enclosing visit (ThreadState::enters_own_folded_node).
-    bool untimed = false;
-    bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
-    bool part_elided = false;   // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
-    bool startup_at_join = false;  // worker frame: entered at its begin, the master adds the startup at the join
-    std::uint32_t member = 0;   // worker frame: its member in the team record (capacity or more: none)
-    Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
+    bool untimed;
+    bool cpu_sampled;      // parallel body: cpu_at_body_begin was read
+    bool part_elided;      // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
+    bool startup_at_join;  // worker frame: entered at its begin, the master adds the startup at the join
+    std::uint32_t member;  // worker frame: its member in the team record (capacity or more: none)
+    Ticks folded_children;  // folded frames: time in the folded frames entered from here
     // The creation of an included task (ThreadState::begin_included_task):
     // the enclosing included level's unsettled tasks at this creation, this
     // task not counted (TaskContext::included_settled), which its end
-    // restores.  Written at the task's begin, read only at its end.
-    std::uint64_t enclosing_unsettled = 0;
+    // restores.  Written at the task's begin, read only at its end, so a
+    // push leaves it as it was.
+    std::uint64_t enclosing_unsettled;
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
 
