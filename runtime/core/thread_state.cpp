@@ -138,8 +138,13 @@ template <typename OnMiss>
 #pragma GCC unroll 4
     for (std::size_t i = 0; i < parent->recent_keys.size(); ++i) {
         if (parent->recent_keys[i] == key &&
-            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]]
-            return parent->recent_children[i];
+            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]] {
+            // A key is never 0 and set with its child: a hit is a node,
+            // which the caller need not test again.
+            Node* child = parent->recent_children[i];
+            if (child == nullptr) __builtin_unreachable();
+            return child;
+        }
     }
     return on_miss();
 }
@@ -394,21 +399,20 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
-[[gnu::always_inline]] inline std::uint32_t ThreadState::EventScope::open(ThreadState& thread) {
-    const std::uint32_t outer = thread.events_in_flight_.load(std::memory_order_relaxed);
+[[gnu::always_inline]] inline bool ThreadState::EventScope::open(ThreadState& thread, std::uint32_t outer) {
     thread.events_in_flight_.store(outer + 1, std::memory_order_relaxed);
-    thread.measurement_.order_event_start();
-    return outer;
+    // Loaded once: the ordering is a compiler barrier, after which a
+    // member would be loaded again.
+    const Measurement& measurement = thread.measurement_;
+    measurement.order_event_start();
+    return measurement.stopped();
 }
 
 template <bool kEndsInlineCounting>
 [[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread,
                                                                   std::bool_constant<kEndsInlineCounting>)
-    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
-    thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
-    const Measurement& measurement = thread.measurement_;
-    measurement.order_event_start();
-    refused_ = measurement.stopped();
+    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)),
+      refused_(open(thread, outer_)) {
     // Whatever the event changes, the instrumented code counts nothing
     // until an untimed visit fills the cache again; what it counted comes
     // first.
@@ -420,14 +424,14 @@ template <bool kEndsInlineCounting>
 
 [[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread, Handover handed)
     : thread_(thread),
-      outer_(handed.opened ? thread.events_in_flight_.load(std::memory_order_relaxed) - 1 : open(thread)),
-      refused_(thread.measurement_.stopped()) {
+      outer_(thread.events_in_flight_.load(std::memory_order_relaxed) - (handed.opened ? 1 : 0)),
+      refused_(handed.opened ? thread.measurement_.stopped() : open(thread, outer_)) {
     if (const unsigned mode = thread.inline_mode(); mode != 0) [[unlikely]]
         thread.end_inline_counting(mode, refused_);
 }
 
 [[gnu::always_inline]] inline ThreadState::CommonCaseScope::CommonCaseScope(ThreadState& thread)
-    : thread_(thread), refused_((EventScope::open(thread), thread.measurement_.stopped())) {}
+    : thread_(thread), refused_(EventScope::open(thread, thread.events_in_flight_.load(std::memory_order_relaxed))) {}
 
 void ThreadState::end_inline_counting(unsigned mode, bool refused) {
     shared(untimed_cache_.mode).store(0, std::memory_order_relaxed);

@@ -801,9 +801,9 @@ private:
         EventScope& operator=(const EventScope&) = delete;
         bool refused() const { return refused_; }
 
-        // Counts an event in flight, then orders it before the test of
-        // stopped(); returns the count it found.
-        static std::uint32_t open(ThreadState& thread);
+        // Counts an event in flight on top of `outer`, the count found, then
+        // reads stopped() behind the ordering: whether the event is refused.
+        static bool open(ThreadState& thread, std::uint32_t outer);
         static void close(ThreadState& thread, std::uint32_t outer) {
             thread.events_in_flight_.store(outer, std::memory_order_release);
         }
