@@ -452,7 +452,7 @@ void ThreadState::end_inline_counting(unsigned mode, bool refused) {
 template <bool kPlain>
 [[gnu::always_inline]] inline void ThreadState::close_frame(TaskContext& context, Frame& frame,
                                                             const RegionRecord& region, Ticks now, NodeKind kind) {
-    if (frame.body_done && has_enter_exit_phases(region.info.kind)) {
+    if (frame.in_exit_phase) {
         frame.node->metrics.exit.add(elapsed(frame.phase_mark, now));
     }
     if (kind == NodeKind::ImplicitBarrier) [[unlikely]] {
@@ -579,7 +579,7 @@ template <ThreadState::BodyStep S>
     } else {
         metrics.body.add(elapsed(frame.phase_mark, now));
         metrics.body_count.add(1);
-        frame.body_done = true;
+        frame.in_exit_phase = has_enter_exit_phases(region.info.kind);
     }
     frame.phase_mark = now;
 }

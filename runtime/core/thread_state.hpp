@@ -100,7 +100,7 @@ struct Frame {
     TeamRecord* team;                // worker frame: where to report its end; fork frame: its record
     bool fork_pending;     // forked here, team body not begun yet
     bool worker;           // this thread joined someone else's team here
-    bool body_done;        // the body phase ended (critical/ordered/lock exit phase)
+    bool in_exit_phase;    // critical/ordered/lock: the body ended, exitT runs from phase_mark
     bool included_final;   // task creation: its task runs inside it and is final
     bool folded;           // deeper than max_depth: the node is shared by all deeper levels
     // A folded frame directly inside a frame of its own node (recursion

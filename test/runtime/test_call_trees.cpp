@@ -80,6 +80,26 @@ TEST_CASE("critical construct phases give enterT, bodyT, exitT", "[core]") {
     CHECK(metrics.inclusive_s == Approx(115 * kNs));
 }
 
+// Only constructs with an exit phase (critical, ordered, lock) have exitT:
+// a single's time from its body's end to its exit is none of its phases.
+TEST_CASE("single construct phases give singleT and singleC, no exitT", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& single = region("single", 41);
+    core::ThreadState& t = m.this_thread();
+    t.enter(single, 1000);
+    t.begin_body(single, 1010);
+    t.end_body(single, 1110);
+    t.exit(single, 1115);
+    const auto p = m.build_profile();
+    const auto& metrics = *thread_of(*find_child(p, 0, NodeKind::Region, single.info.id), 0);
+    CHECK(metrics.body_s == Approx(100 * kNs));
+    CHECK(metrics.body_count == 1);
+    CHECK(metrics.exit_s == 0);
+    CHECK(metrics.enter_s == 0);
+    CHECK(metrics.inclusive_s == Approx(115 * kNs));
+}
+
 TEST_CASE("lock holds: enterT, bodyT, exitT on the node of the set; an unset ends its own lock's hold", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
