@@ -62,42 +62,34 @@ TEST_CASE("regions registered twice from equal CTC strings are one region", "[co
     CHECK(a.info.block_end.last_line == 305);
 }
 
-TEST_CASE("critical construct phases give enterT, bodyT, exitT", "[core]") {
+// Only constructs with enter and exit phases (critical, ordered, lock) have
+// enterT and exitT: a single's time from its body's end to its exit is none
+// of its phases.
+TEST_CASE("critical construct phases give enterT, bodyT, exitT, a single's only singleT", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
     const auto& critical = region("critical", 40, "criticalName=lockA*");
+    const auto& single = region("single", 41);
     CHECK(critical.info.name == "lockA");
     core::ThreadState& t = m.this_thread();
-    t.enter(critical, 1000);
-    t.begin_body(critical, 1010);
-    t.end_body(critical, 1110);
-    t.exit(critical, 1115);
+    for (const auto* construct : {&critical, &single}) {
+        t.enter(*construct, 1000);
+        t.begin_body(*construct, 1010);
+        t.end_body(*construct, 1110);
+        t.exit(*construct, 1115);
+    }
     const auto p = m.build_profile();
     const auto& metrics = *thread_of(*find_child(p, 0, NodeKind::Region, critical.info.id), 0);
     CHECK(metrics.enter_s == Approx(10 * kNs));
     CHECK(metrics.body_s == Approx(100 * kNs));
     CHECK(metrics.exit_s == Approx(5 * kNs));
     CHECK(metrics.inclusive_s == Approx(115 * kNs));
-}
-
-// Only constructs with an exit phase (critical, ordered, lock) have exitT:
-// a single's time from its body's end to its exit is none of its phases.
-TEST_CASE("single construct phases give singleT and singleC, no exitT", "[core]") {
-    test::ManualClock clock;
-    core::Measurement m(clock.clock());
-    const auto& single = region("single", 41);
-    core::ThreadState& t = m.this_thread();
-    t.enter(single, 1000);
-    t.begin_body(single, 1010);
-    t.end_body(single, 1110);
-    t.exit(single, 1115);
-    const auto p = m.build_profile();
-    const auto& metrics = *thread_of(*find_child(p, 0, NodeKind::Region, single.info.id), 0);
-    CHECK(metrics.body_s == Approx(100 * kNs));
-    CHECK(metrics.body_count == 1);
-    CHECK(metrics.exit_s == 0);
-    CHECK(metrics.enter_s == 0);
-    CHECK(metrics.inclusive_s == Approx(115 * kNs));
+    const auto& single_metrics = *thread_of(*find_child(p, 0, NodeKind::Region, single.info.id), 0);
+    CHECK(single_metrics.body_s == Approx(100 * kNs));
+    CHECK(single_metrics.body_count == 1);
+    CHECK(single_metrics.enter_s == 0);
+    CHECK(single_metrics.exit_s == 0);
+    CHECK(single_metrics.inclusive_s == Approx(115 * kNs));
 }
 
 TEST_CASE("lock holds: enterT, bodyT, exitT on the node of the set; an unset ends its own lock's hold", "[core]") {
