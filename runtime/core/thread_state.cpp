@@ -129,6 +129,26 @@ Node* ThreadState::new_node(NodeKind kind, const RegionRecord* region, Node* par
     return node;
 }
 
+// A hit returns the cached child itself, so that child_of tests nothing more.
+template <typename OnMiss>
+[[gnu::always_inline]] inline Node* ThreadState::cached_child_or(const Node* parent, std::uintptr_t key,
+                                                                 const Node* fork_origin, OnMiss on_miss) {
+    // The key tells a child's region, kind and whether it has a fork origin;
+    // only a child that has one is read, for which one.
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < parent->recent_keys.size(); ++i) {
+        if (parent->recent_keys[i] == key &&
+            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]] {
+            // A key is never 0 and set with its child: a hit is a node,
+            // which the caller need not test again.
+            Node* child = parent->recent_children[i];
+            if (child == nullptr) __builtin_unreachable();
+            return child;
+        }
+    }
+    return on_miss();
+}
+
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
     const std::uintptr_t key = child_key(kind, region, fork_origin);
     // The key tells a child's region, kind and whether it has a fork origin;
@@ -160,6 +180,14 @@ __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, Nod
     }
     parent->last_child = child;
     return child;
+}
+
+[[gnu::always_inline]] inline PredecessorEntry* ThreadState::cached_predecessor(const Node* node,
+                                                                              const Node* predecessor) {
+    PredecessorEntry* last = node->last_predecessor;
+    if (last != nullptr && last->predecessor == predecessor) [[likely]] return last;
+    PredecessorEntry* earlier = node->earlier_predecessor;
+    return earlier != nullptr && earlier->predecessor == predecessor ? earlier : nullptr;
 }
 
 inline PredecessorEntry* ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
@@ -240,6 +268,24 @@ __attribute__((noinline)) Frame& ThreadState::push_folded(TaskContext& context, 
     return frame;
 }
 
+// What push() does where it needs no call: the context does not fold, no
+// counters are read, the frame stack has room, and the node and its
+// control-flow entry are in their hit caches.
+[[gnu::always_inline]] inline Frame* ThreadState::push_cached(TaskContext& context, NodeKind kind,
+                                                              const RegionRecord& region, Ticks now) {
+    FrameStack& frames = context.frames;
+    const bool at_root = frames.empty();
+    Node* caller = at_root ? context.root : frames.back().node;
+    if (folds_under(context, caller) || counters_ != nullptr || frames.full()) [[unlikely]] return nullptr;
+    Node* node = cached_child_or(caller, child_key(kind, &region, nullptr), nullptr, [] { return nullptr; });
+    if (node == nullptr) [[unlikely]] return nullptr;
+    Node* last_exited = at_root ? context.root_last_exited : frames.back().last_exited_child;
+    PredecessorEntry* entry = cached_predecessor(node, last_exited != nullptr ? last_exited : caller);
+    if (entry == nullptr) [[unlikely]] return nullptr;
+    entry->count.add(1);
+    return &frames.emplace_back_within_capacity(node, now, context.suspended_total);
+}
+
 namespace {
 [[gnu::always_inline]] inline void record(NodeMetrics& metrics, Ticks measured, bool outermost) {
     if (outermost) [[likely]] {
@@ -251,20 +297,23 @@ namespace {
 }
 }  // namespace
 
+template <bool kPlain>
 [[gnu::always_inline]] inline void ThreadState::pop(TaskContext& context, Ticks now) {
-    const Visit visit = leave(context, now);
+    const Visit visit = leave<kPlain>(context, now);
     record(visit.node->metrics, visit.measured, visit.outermost);
 }
 
+template <bool kPlain>
 [[gnu::always_inline]] inline ThreadState::Visit ThreadState::leave(TaskContext& context, Ticks now) {
     Frame& frame = context.frames.back();
+    assert(!kPlain || (!frame.folded && counters_ == nullptr));
     Node* node = frame.node;
     const Ticks suspended = context.suspended_total - frame.suspended_at_enter;
     const Ticks visit = elapsed(frame.entered, now);
     const Ticks measured = visit > suspended ? visit - suspended : 0;
-    const bool outermost = !frame.folded || leave_folded(context, frame, measured);
+    const bool outermost = kPlain || !frame.folded || leave_folded(context, frame, measured);
     // --- counter extension point (exit) ---
-    if (counters_ != nullptr) [[unlikely]] {
+    if (!kPlain && counters_ != nullptr) [[unlikely]] {
         const CounterMarks& marks = context.counter_marks.back();
         CounterValues values{};
         read_counters(values);
@@ -350,14 +399,20 @@ __attribute__((noinline)) Frame* ThreadState::open_frame_below_top(TaskContext& 
     return nullptr;
 }
 
+[[gnu::always_inline]] inline bool ThreadState::EventScope::open(ThreadState& thread, std::uint32_t outer) {
+    thread.events_in_flight_.store(outer + 1, std::memory_order_relaxed);
+    // Loaded once: the ordering is a compiler barrier, after which a
+    // member would be loaded again.
+    const Measurement& measurement = thread.measurement_;
+    measurement.order_event_start();
+    return measurement.stopped();
+}
+
 template <bool kEndsInlineCounting>
 [[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread,
                                                                   std::bool_constant<kEndsInlineCounting>)
-    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)) {
-    thread.events_in_flight_.store(outer_ + 1, std::memory_order_relaxed);
-    const Measurement& measurement = thread.measurement_;
-    measurement.order_event_start();
-    refused_ = measurement.stopped();
+    : thread_(thread), outer_(thread.events_in_flight_.load(std::memory_order_relaxed)),
+      refused_(open(thread, outer_)) {
     // Whatever the event changes, the instrumented code counts nothing
     // until an untimed visit fills the cache again; what it counted comes
     // first.
@@ -367,13 +422,65 @@ template <bool kEndsInlineCounting>
     }
 }
 
+[[gnu::always_inline]] inline ThreadState::EventScope::EventScope(ThreadState& thread, Handover handed)
+    : thread_(thread),
+      outer_(thread.events_in_flight_.load(std::memory_order_relaxed) - (handed.opened ? 1 : 0)),
+      refused_(handed.opened ? thread.measurement_.stopped() : open(thread, outer_)) {
+    if (const unsigned mode = thread.inline_mode(); mode != 0) [[unlikely]]
+        thread.end_inline_counting(mode, refused_);
+}
+
+[[gnu::always_inline]] inline ThreadState::CommonCaseScope::CommonCaseScope(ThreadState& thread)
+    : thread_(thread), refused_(EventScope::open(thread, thread.events_in_flight_.load(std::memory_order_relaxed))) {}
+
 void ThreadState::end_inline_counting(unsigned mode, bool refused) {
     shared(untimed_cache_.mode).store(0, std::memory_order_relaxed);
     if (!refused && slots_may_hold_counts(mode)) add_slot_counts();
 }
 
+// The innermost frame if it is the one an exit of (kind, region) closes and
+// its pop takes no call: not folded, no counters read, no entry dropped.
+[[gnu::always_inline]] inline Frame* ThreadState::innermost_plain_frame(TaskContext& context, NodeKind kind,
+                                                                        const RegionRecord& region) {
+    if (context.frames.empty() || context.dropped_levels != 0 || counters_ != nullptr) [[unlikely]] return nullptr;
+    Frame& top = context.frames.back();
+    if (top.node->region != &region || top.node->kind != kind || top.folded) [[unlikely]] return nullptr;
+    return &top;
+}
+
+// `frame` is the innermost one, (kind, region)'s: its exit phase, then its pop.
+template <bool kPlain>
+[[gnu::always_inline]] inline void ThreadState::close_frame(TaskContext& context, Frame& frame,
+                                                            const RegionRecord& region, Ticks now, NodeKind kind) {
+    if (frame.in_exit_phase) {
+        frame.node->metrics.exit.add(elapsed(frame.phase_mark, now));
+    }
+    if (kind == NodeKind::ImplicitBarrier) [[unlikely]] {
+        explicit_barrier_region_ = &region;
+        explicit_barrier_exit_ = now;
+    }
+    pop<kPlain>(context, now);
+}
+
+// The common case of a timed event takes no call (push_cached,
+// innermost_plain_frame), so that it needs no stack frame and no saved
+// registers.  Anything else, counts of the instrumented code in the untimed
+// cache to add included, is the event's general form, out of line, which
+// the common case tail-calls with its scope (EventScope::hand_over); the
+// common case changes nothing before it knows it applies.
 void ThreadState::enter(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventScope event(*this);
+    EventScope::Handover scope{};
+    {
+        CommonCaseScope event(*this);
+        if (event.applies() && push_cached(*current_, kind, region, now) != nullptr) [[likely]] return;
+        scope = event.hand_over();
+    }
+    enter_in_general(region, now, kind, scope);
+}
+
+__attribute__((noinline)) void ThreadState::enter_in_general(const RegionRecord& region, Ticks now, NodeKind kind,
+                                                             EventScope::Handover scope) {
+    const EventScope event(*this, scope);
     if (event.refused()) [[unlikely]] return;
     push(*current_, kind, region, now);
 }
@@ -385,7 +492,21 @@ void ThreadState::count(const RegionRecord& region) {
 }
 
 void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
-    const EventScope event(*this);
+    EventScope::Handover scope{};
+    {
+        CommonCaseScope event(*this);
+        if (event.applies()) [[likely]] {
+            if (Frame* frame = innermost_plain_frame(*current_, kind, region)) [[likely]]
+                return close_frame<true>(*current_, *frame, region, now, kind);
+        }
+        scope = event.hand_over();
+    }
+    exit_in_general(region, now, kind, scope);
+}
+
+__attribute__((noinline)) void ThreadState::exit_in_general(const RegionRecord& region, Ticks now, NodeKind kind,
+                                                            EventScope::Handover scope) {
+    const EventScope event(*this, scope);
     if (event.refused()) [[unlikely]] return;
     exit_in_scope(region, now, kind);
 }
@@ -399,14 +520,7 @@ void ThreadState::exit(const RegionRecord& region, Ticks now, NodeKind kind) {
     }
     // The exit of a part left out (see parallel_begin): nothing to measure.
     if (part_of_team && frame->part_elided) return;
-    if (frame->body_done && has_enter_exit_phases(region.info.kind)) {
-        frame->node->metrics.exit.add(elapsed(frame->phase_mark, now));
-    }
-    if (kind == NodeKind::ImplicitBarrier) [[unlikely]] {
-        explicit_barrier_region_ = &region;
-        explicit_barrier_exit_ = now;
-    }
-    pop(*current_, now);
+    close_frame<false>(*current_, *frame, region, now, kind);
 }
 
 void ThreadState::exit_moving_bytes(const RegionRecord& region, Ticks now, std::uint64_t bytes) {
@@ -465,7 +579,7 @@ template <ThreadState::BodyStep S>
     } else {
         metrics.body.add(elapsed(frame.phase_mark, now));
         metrics.body_count.add(1);
-        frame.body_done = true;
+        frame.in_exit_phase = has_enter_exit_phases(region.info.kind);
     }
     frame.phase_mark = now;
 }
@@ -936,8 +1050,27 @@ TaskHandle ThreadState::current_task() {
     return event.refused() ? 0 : current_->handle;
 }
 
+// As enter() and exit(): a common case without a call, the rest out of line.
 void ThreadState::enter_scheduling_point(const RegionRecord& region, Ticks now, TaskHandle* old_task, NodeKind kind) {
-    const EventScope event(*this);
+    EventScope::Handover scope{};
+    {
+        CommonCaseScope event(*this);
+        if (event.applies()) [[likely]] {
+            TaskContext& context = *current_;
+            if (push_cached(context, kind, region, now) != nullptr) [[likely]] {
+                if (old_task != nullptr) *old_task = context.handle;
+                return;
+            }
+        }
+        scope = event.hand_over();
+    }
+    enter_scheduling_point_in_general(region, now, old_task, kind, scope);
+}
+
+__attribute__((noinline)) void ThreadState::enter_scheduling_point_in_general(const RegionRecord& region, Ticks now,
+                                                                               TaskHandle* old_task, NodeKind kind,
+                                                                               EventScope::Handover scope) {
+    const EventScope event(*this, scope);
     if (event.refused()) [[unlikely]] {
         if (old_task != nullptr) *old_task = 0;
         return;
@@ -947,7 +1080,27 @@ void ThreadState::enter_scheduling_point(const RegionRecord& region, Ticks now, 
 }
 
 void ThreadState::exit_scheduling_point(const RegionRecord& region, TaskHandle task, Ticks now, NodeKind kind) {
-    const EventScope event(*this);
+    // Where the waiting task has usually been switched away from (the
+    // children ran in the taskwait), its resume takes a call anyway.
+    if (region.info.kind == RegionKind::Taskwait) [[unlikely]]
+        return exit_scheduling_point_in_general(region, task, now, kind, {.opened = false});
+    EventScope::Handover scope{};
+    {
+        CommonCaseScope event(*this);
+        if (event.applies() && current_->handle == task) [[likely]] {
+            if (Frame* frame = innermost_plain_frame(*current_, kind, region)) [[likely]]
+                return close_frame<true>(*current_, *frame, region, now, kind);
+        }
+        scope = event.hand_over();
+    }
+    exit_scheduling_point_in_general(region, task, now, kind, scope);
+}
+
+__attribute__((noinline)) void ThreadState::exit_scheduling_point_in_general(const RegionRecord& region,
+                                                                              TaskHandle task, Ticks now,
+                                                                              NodeKind kind,
+                                                                              EventScope::Handover scope) {
+    const EventScope event(*this, scope);
     if (event.refused()) [[unlikely]] return;
     resume_in_scope(task, now);
     exit_in_scope(region, now, kind);

@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -78,34 +80,44 @@ struct TaskContext;
 // path.  Kept small: a recursion keeps one per level.
 struct Frame {
     Frame(Node* entered_node, Ticks now, Ticks suspended_total)
-        : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {}
+        : node(entered_node), entered(now), phase_mark(now), suspended_at_enter(suspended_total) {
+        // The fields from last_exited_child to folded_children start as 0
+        // (null, false): cleared in one go, a few wide stores, where their
+        // initialisers one by one took a store each.
+        constexpr std::size_t kCleared =
+            offsetof(Frame, folded_children) + sizeof(folded_children) - offsetof(Frame, last_exited_child);
+        std::memset(static_cast<void*>(&last_exited_child), 0, kCleared);
+    }
 
     Node* node;
     Ticks entered;
     Ticks phase_mark;          // start of the current phase (body, exit, shutdown)
     Ticks suspended_at_enter;  // the context's suspended_total at entry
-    Node* last_exited_child = nullptr;
-    TaskContext* restores_implicit = nullptr;  // fork frame of a master inside an explicit task
-    TeamRecord* team = nullptr;                // worker frame: where to report its end; fork frame: its record
-    bool fork_pending = false;  // forked here, team body not begun yet
-    bool worker = false;        // this thread joined someone else's team here
-    bool body_done = false;     // the body phase ended (critical/ordered/lock exit phase)
-    bool included_final = false;  // task creation: its task runs inside it and is final
-    bool folded = false;        // deeper than max_depth: the node is shared by all deeper levels
+    // From here to folded_children: 0 (null, false) at the push (see the
+    // constructor), adjacent.
+    Node* last_exited_child;
+    TaskContext* restores_implicit;  // fork frame of a master inside an explicit task
+    TeamRecord* team;                // worker frame: where to report its end; fork frame: its record
+    bool fork_pending;     // forked here, team body not begun yet
+    bool worker;           // this thread joined someone else's team here
+    bool in_exit_phase;    // critical/ordered/lock: the body ended, exitT runs from phase_mark
+    bool included_final;   // task creation: its task runs inside it and is final
+    bool folded;           // deeper than max_depth: the node is shared by all deeper levels
     // A folded frame directly inside a frame of its own node (recursion
     // below the fold point), pushed without a clock: its time is part of
     // that enclosing visit (ThreadState::enters_own_folded_node).
-    bool untimed = false;
-    bool cpu_sampled = false;   // parallel body: cpu_at_body_begin was read
-    bool part_elided = false;   // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
-    bool startup_at_join = false;  // worker frame: entered at its begin, the master adds the startup at the join
-    std::uint32_t member = 0;   // worker frame: its member in the team record (capacity or more: none)
-    Ticks folded_children = 0;  // folded frames: time in the folded frames entered from here
+    bool untimed;
+    bool cpu_sampled;      // parallel body: cpu_at_body_begin was read
+    bool part_elided;      // a team's frame: its combined loop part is not entered (TeamBegin::WithPart)
+    bool startup_at_join;  // worker frame: entered at its begin, the master adds the startup at the join
+    std::uint32_t member;  // worker frame: its member in the team record (capacity or more: none)
+    Ticks folded_children;  // folded frames: time in the folded frames entered from here
     // The creation of an included task (ThreadState::begin_included_task):
     // the enclosing included level's unsettled tasks at this creation, this
     // task not counted (TaskContext::included_settled), which its end
-    // restores.  Written at the task's begin, read only at its end.
-    std::uint64_t enclosing_unsettled = 0;
+    // restores.  Written at the task's begin, read only at its end, so a
+    // push leaves it as it was.
+    std::uint64_t enclosing_unsettled;
     ThreadCpu cpu_at_body_begin;  // written and read only when cpu_sampled
 };
 
@@ -126,6 +138,7 @@ public:
     }
 
     bool empty() const { return end_ == base_; }
+    bool full() const { return end_ == limit_; }
     std::size_t size() const { return static_cast<std::size_t>(end_ - base_); }
     std::size_t capacity() const { return static_cast<std::size_t>(limit_ - base_); }
     Frame& operator[](std::size_t i) { return base_[i]; }
@@ -136,7 +149,13 @@ public:
     const Frame& back() const { return end_[-1]; }
     template <typename... Args>
     Frame& emplace_back(Args&&... args) {
-        if (end_ == limit_) [[unlikely]] grow(2 * capacity());
+        if (full()) [[unlikely]] grow(2 * capacity());
+        return *std::construct_at(end_++, std::forward<Args>(args)...);
+    }
+    // emplace_back() where the caller knows there is room (!full()).
+    template <typename... Args>
+    Frame& emplace_back_within_capacity(Args&&... args) {
+        assert(!full());
         return *std::construct_at(end_++, std::forward<Args>(args)...);
     }
     void pop_back() { --end_; }
@@ -482,6 +501,15 @@ public:
     void release_os_thread() { cpu_.release(); }
 
 private:
+    // push() where it takes no call (see enter): null, nothing changed, where it would.
+    Frame* push_cached(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now);
+    // The innermost frame if an exit of (kind, region) closes it and its pop
+    // takes no call; null otherwise.
+    Frame* innermost_plain_frame(TaskContext& context, model::NodeKind kind, const RegionRecord& region);
+    // An exit's part once its frame, the innermost, is found: its exit phase
+    // (critical, ordered, lock), the explicit barrier's note, its pop.
+    template <bool kPlain>
+    void close_frame(TaskContext& context, Frame& frame, const RegionRecord& region, Ticks now, model::NodeKind kind);
     // exit() and resume() inside an event scope opened by the caller.
     // `part_of_team`: the exit of a combined construct's part, which may
     // have been left out (parallel_begin).
@@ -575,7 +603,12 @@ private:
     // Unique per process without synchronisation: thread id in the high bits.
     TaskHandle make_task_handle(std::uint64_t count) const { return task_handle_base_ | static_cast<TaskHandle>(count); }
     Node* new_node(model::NodeKind kind, const RegionRecord* region, Node* parent, const Node* fork_origin);
-    // Fast paths: the last hit is checked inline, the lists only on a miss.
+    // Fast paths: the last hits are checked inline, the lists only on a miss.
+    // The cached forms are the hits alone: on a miss, the child is on_miss()
+    // and the entry null.
+    template <typename OnMiss>
+    static Node* cached_child_or(const Node* parent, std::uintptr_t key, const Node* fork_origin, OnMiss on_miss);
+    static PredecessorEntry* cached_predecessor(const Node* node, const Node* predecessor);
     Node* child_of(Node* parent, model::NodeKind kind, const RegionRecord* region, const Node* fork_origin);
     // A child's key in its parent's hit cache (Node::recent_keys): its
     // region's address (a multiple of 16) with its kind + 1 in bits 0-2 and
@@ -592,6 +625,7 @@ private:
     PredecessorEntry* find_or_add_predecessor(Node* node, const Node* predecessor);
     Frame& push(TaskContext& context, model::NodeKind kind, const RegionRecord& region, Ticks now,
                 const Node* fork_origin = nullptr);
+    template <bool kPlain = false>
     void pop(TaskContext& context, Ticks now);
     // pop() of a frame that ends without its end event (left open inside
     // an enclosing region, or at program end): a worker's team frame, which
@@ -607,6 +641,9 @@ private:
         Ticks measured;
         bool outermost;
     };
+    // kPlain: the frame is known to be neither folded nor counted
+    // (innermost_plain_frame), so that leaving it takes no call.
+    template <bool kPlain = false>
     Visit leave(TaskContext& context, Ticks now);
     // parallel_begin's part on the master (see parallel_begin_as_master),
     // inside the caller's event scope: false on a worker.
@@ -749,17 +786,74 @@ private:
         static constexpr std::false_type kInlineModeSeenClear{};
         template <bool kEndsInlineCounting = true>
         explicit EventScope(ThreadState& thread, std::bool_constant<kEndsInlineCounting> = {});
+        // The scope a common case (CommonCaseScope) hands over, adopted by
+        // the event's general form, which ends inline counting as the
+        // constructor above does.  (Only the owner writes the count, so the
+        // count it found is the count less this event.)  Not `opened`: the
+        // general form is called directly and opens its scope as above.
+        struct Handover {
+            bool opened = true;
+        };
+        explicit EventScope(ThreadState& thread, Handover handed);
         // The count this scope found: scopes nest, so it is the count again.
-        ~EventScope() { thread_.events_in_flight_.store(outer_, std::memory_order_release); }
+        ~EventScope() { close(thread_, outer_); }
         EventScope(const EventScope&) = delete;
         EventScope& operator=(const EventScope&) = delete;
         bool refused() const { return refused_; }
+
+        // Counts an event in flight on top of `outer`, the count found, then
+        // reads stopped() behind the ordering: whether the event is refused.
+        static bool open(ThreadState& thread, std::uint32_t outer);
+        static void close(ThreadState& thread, std::uint32_t outer) {
+            thread.events_in_flight_.store(outer, std::memory_order_release);
+        }
 
     private:
         ThreadState& thread_;
         std::uint32_t outer_;
         bool refused_;
     };
+    // The scope of an event's common case (see ThreadState::enter), which
+    // takes no call: opened as EventScope(kInlineModeSeenClear) opens one,
+    // without ending inline counting.  Where the common case does not apply
+    // (the event is refused, the cache's mode is not 0, or it would take a
+    // call), the event tail-calls its general form with this scope
+    // (hand_over), which adopts it; so the common case needs no stack frame,
+    // and the general form no second scope.
+    // (It keeps no count in a register across the common case: closing, it
+    // takes this event off the count, which only the owner writes.)
+    class CommonCaseScope {
+    public:
+        explicit CommonCaseScope(ThreadState& thread);
+        ~CommonCaseScope() {
+            if (!handed_over_)
+                EventScope::close(thread_, thread_.events_in_flight_.load(std::memory_order_relaxed) - 1);
+        }
+        CommonCaseScope(const CommonCaseScope&) = delete;
+        CommonCaseScope& operator=(const CommonCaseScope&) = delete;
+        // Whether the common case may go on: not refused, nothing counted inline.
+        bool applies() const { return !refused_ && thread_.inline_mode() == 0; }
+        // This scope then closes nothing: the general form's does.
+        EventScope::Handover hand_over() {
+            handed_over_ = true;
+            return {};
+        }
+
+    private:
+        ThreadState& thread_;
+        bool refused_;
+        bool handed_over_ = false;
+    };
+
+    // enter, exit and the scheduling points where their common case
+    // (push_cached, innermost_plain_frame) does not apply, in the scope it
+    // hands over: out of line, so that the common case needs no stack frame.
+    void enter_in_general(const RegionRecord& region, Ticks now, model::NodeKind kind, EventScope::Handover scope);
+    void exit_in_general(const RegionRecord& region, Ticks now, model::NodeKind kind, EventScope::Handover scope);
+    void enter_scheduling_point_in_general(const RegionRecord& region, Ticks now, TaskHandle* old_task,
+                                           model::NodeKind kind, EventScope::Handover scope);
+    void exit_scheduling_point_in_general(const RegionRecord& region, TaskHandle task, Ticks now,
+                                          model::NodeKind kind, EventScope::Handover scope);
 
     Measurement& measurement_;
     const std::uint32_t id_;

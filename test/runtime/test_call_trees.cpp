@@ -62,22 +62,34 @@ TEST_CASE("regions registered twice from equal CTC strings are one region", "[co
     CHECK(a.info.block_end.last_line == 305);
 }
 
-TEST_CASE("critical construct phases give enterT, bodyT, exitT", "[core]") {
+// Only constructs with enter and exit phases (critical, ordered, lock) have
+// enterT and exitT: a single's time from its body's end to its exit is none
+// of its phases.
+TEST_CASE("critical construct phases give enterT, bodyT, exitT, a single's only singleT", "[core]") {
     test::ManualClock clock;
     core::Measurement m(clock.clock());
     const auto& critical = region("critical", 40, "criticalName=lockA*");
+    const auto& single = region("single", 41);
     CHECK(critical.info.name == "lockA");
     core::ThreadState& t = m.this_thread();
-    t.enter(critical, 1000);
-    t.begin_body(critical, 1010);
-    t.end_body(critical, 1110);
-    t.exit(critical, 1115);
+    for (const auto* construct : {&critical, &single}) {
+        t.enter(*construct, 1000);
+        t.begin_body(*construct, 1010);
+        t.end_body(*construct, 1110);
+        t.exit(*construct, 1115);
+    }
     const auto p = m.build_profile();
     const auto& metrics = *thread_of(*find_child(p, 0, NodeKind::Region, critical.info.id), 0);
     CHECK(metrics.enter_s == Approx(10 * kNs));
     CHECK(metrics.body_s == Approx(100 * kNs));
     CHECK(metrics.exit_s == Approx(5 * kNs));
     CHECK(metrics.inclusive_s == Approx(115 * kNs));
+    const auto& single_metrics = *thread_of(*find_child(p, 0, NodeKind::Region, single.info.id), 0);
+    CHECK(single_metrics.body_s == Approx(100 * kNs));
+    CHECK(single_metrics.body_count == 1);
+    CHECK(single_metrics.enter_s == 0);
+    CHECK(single_metrics.exit_s == 0);
+    CHECK(single_metrics.inclusive_s == Approx(115 * kNs));
 }
 
 TEST_CASE("lock holds: enterT, bodyT, exitT on the node of the set; an unset ends its own lock's hold", "[core]") {
@@ -513,6 +525,57 @@ TEST_CASE("control flow: children of one region and different kinds are differen
     CHECK(thread_of(*construct, 0)->visits == 3);
     CHECK(thread_of(*barrier, 0)->visits == 3);
     CHECK(p.nodes.size() == 3);
+    CHECK(t.warnings().empty());
+}
+// An enter or exit takes its common case only where its node and control-flow
+// entry are in the hit caches (ThreadState::push_cached), and the general
+// form where they are not: here five children of one node (one more than
+// its cache holds) entered in turn, and a region entered after each of them
+// (one more than two predecessors), so that the events alternate between
+// the two forms, and every visit and edge counts once.
+TEST_CASE("control flow: events beyond the hit caches count as those in them", "[core]") {
+    test::ManualClock clock;
+    core::Measurement m(clock.clock());
+    const auto& parent = region("userRegion", 80, "userRegionName=parent*");
+    const auto& after_each = region("userRegion", 81, "userRegionName=after*");
+    std::vector<const core::RegionRecord*> children;
+    for (int i = 0; i < 5; ++i) children.push_back(&region("userRegion", 82 + i, fmt::format("userRegionName=c{}*", i)));
+    core::ThreadState& t = m.this_thread();
+    constexpr int kRounds = 4;
+    core::Ticks now = 1000;
+    t.enter(parent, now);
+    for (int round = 0; round < kRounds; ++round) {
+        for (const auto* child : children) {
+            t.enter(*child, now += 1);
+            t.exit(*child, now += 2);
+            t.enter(after_each, now += 1);
+            t.exit(after_each, now += 3);
+        }
+    }
+    t.exit(parent, now += 1);
+    const auto p = m.build_profile();
+    const auto* p_node = find_child(p, 0, NodeKind::Region, parent.info.id);
+    REQUIRE(p_node != nullptr);
+    const auto* a_node = find_child(p, p_node->id, NodeKind::Region, after_each.info.id);
+    REQUIRE(a_node != nullptr);
+    const auto count = [](const model::Node& node, std::uint32_t from) -> std::uint64_t {
+        for (const auto& pred : node.predecessors) {
+            if (pred.node == from) return pred.count;
+        }
+        return 0;
+    };
+    CHECK(thread_of(*a_node, 0)->visits == 5 * kRounds);
+    CHECK(thread_of(*a_node, 0)->inclusive_s == Approx(3 * 5 * kRounds * kNs));
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const auto* c_node = find_child(p, p_node->id, NodeKind::Region, children[i]->info.id);
+        REQUIRE(c_node != nullptr);
+        CHECK(thread_of(*c_node, 0)->visits == kRounds);
+        CHECK(thread_of(*c_node, 0)->inclusive_s == Approx(2 * kRounds * kNs));
+        CHECK(count(*a_node, c_node->id) == kRounds);
+        CHECK(count(*c_node, a_node->id) == (i == 0 ? kRounds - 1 : kRounds));
+        CHECK(count(*c_node, p_node->id) == (i == 0 ? 1 : 0));
+    }
+    CHECK(p.nodes.size() == 1 + 1 + 1 + children.size());
     CHECK(t.warnings().empty());
 }
 TEST_CASE("control flow: a worker enters a parallel region right after the fork point", "[core]") {
