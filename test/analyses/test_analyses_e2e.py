@@ -159,7 +159,15 @@ class ImbalanceAndContention(unittest.TestCase):
         self.assertAlmostEqual(p["overheads"]["program"]["total_s"], p["wall_time_s"] * p["threads"], places=6)
         self.assertTrue(2 * 0.45 <= record["total_s"] <= 2 * 0.8, record)  # 2 threads x ~0.5 s
 
+    def skip_if_preempted(self):
+        # Its waits are imbalance and contention unless other work takes the CPUs away, which ompp then rightly
+        # reports as preemption and leaves out of them (a test run in parallel with others on a 2-core machine).
+        preempted = [q for q in self.profile["properties"] if q["name"] == "ThreadsPreemptedInParallelRegion"]
+        if preempted:
+            self.skipTest("the machine is busy: the threads were preempted: " + preempted[0]["text"])
+
     def test_properties(self):
+        self.skip_if_preempted()
         p = self.profile
         loop = region_id(p, "LOOP")
         critical = region_id(p, "CRITICAL")
@@ -178,6 +186,7 @@ class ImbalanceAndContention(unittest.TestCase):
     def test_report_sections(self):
         self.assertIn("ompP Overhead Analysis Report", self.report)
         self.assertIn("Overheads wrt. whole program:", self.report)
+        self.skip_if_preempted()
         self.assertRegex(self.report, r"Property P00001 'ImbalanceInParallelLoop' holds for\n"
                                       r"     'LOOP imbalance_critical.c \(33-40\)'")
         self.assertIn("'CriticalSectionContention' holds for", self.report)
