@@ -191,7 +191,12 @@ class ProgramTest(unittest.TestCase):
         self.assertIn("ended by signal 11 (SIGSEGV", text)
         [recursion] = [r["id"] for r in profile["regions"] if r["name"] == "recursion"]
         visits = sum(m["visits"] for n in profile["nodes"] if n["region"] == recursion for m in n["threads"])
-        self.assertGreater(visits, 100)
+        if any("was inside an event when the program ended" in w["text"] for w in profile["warnings"]):
+            # The overflow hit inside one of ompp's events (by chance, about one run in ten): that thread's open
+            # regions, the recursion's, are not closed, and the report says so (docs/runtime.md).
+            self.assertIn("was inside an event when the program ended", text)
+        else:
+            self.assertGreater(visits, 100)
 
     def test_sigterm_while_every_thread_is_busy_in_a_parallel_region(self):
         self.check_signalled_while_busy("sigterm-busy", signal.SIGTERM)
