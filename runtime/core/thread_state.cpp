@@ -151,21 +151,15 @@ template <typename OnMiss>
 
 inline Node* ThreadState::child_of(Node* parent, NodeKind kind, const RegionRecord* region, const Node* fork_origin) {
     const std::uintptr_t key = child_key(kind, region, fork_origin);
-    // The key tells a child's region, kind and whether it has a fork origin;
-    // only a child that has one is read, for which one.
-#pragma GCC unroll 4
-    for (std::size_t i = 0; i < parent->recent_keys.size(); ++i) {
-        if (parent->recent_keys[i] == key &&
-            (fork_origin == nullptr || parent->recent_children[i]->fork_origin == fork_origin)) [[likely]]
-            return parent->recent_children[i];
-    }
-    // A search; the node found takes the place of the oldest one.
-    Node* found = find_or_add_child(parent, kind, region, fork_origin);
-    const std::uint8_t replaced = parent->next_replaced_child;
-    parent->recent_keys[replaced] = key;
-    parent->recent_children[replaced] = found;
-    parent->next_replaced_child = (replaced + 1) % parent->recent_children.size();
-    return found;
+    return cached_child_or(parent, key, fork_origin, [&] {
+        // A search; the node found takes the place of the oldest one.
+        Node* found = find_or_add_child(parent, kind, region, fork_origin);
+        const std::uint8_t replaced = parent->next_replaced_child;
+        parent->recent_keys[replaced] = key;
+        parent->recent_children[replaced] = found;
+        parent->next_replaced_child = (replaced + 1) % parent->recent_children.size();
+        return found;
+    });
 }
 
 __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, NodeKind kind, const RegionRecord* region,
@@ -191,15 +185,10 @@ __attribute__((noinline)) Node* ThreadState::find_or_add_child(Node* parent, Nod
 }
 
 inline PredecessorEntry* ThreadState::count_predecessor(Node* node, const Node* predecessor, std::uint64_t count) {
-    PredecessorEntry* entry = node->last_predecessor;
-    if (entry == nullptr || entry->predecessor != predecessor) [[unlikely]] {
-        PredecessorEntry* earlier = node->earlier_predecessor;
-        if (earlier != nullptr && earlier->predecessor == predecessor) {
-            entry = earlier;
-        } else {
-            node->earlier_predecessor = entry;
-            entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
-        }
+    PredecessorEntry* entry = cached_predecessor(node, predecessor);
+    if (entry == nullptr) [[unlikely]] {
+        node->earlier_predecessor = node->last_predecessor;
+        entry = node->last_predecessor = find_or_add_predecessor(node, predecessor);
     }
     entry->count.add(count);
     return entry;
