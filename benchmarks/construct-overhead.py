@@ -121,7 +121,7 @@ class Figures:
     """One construct's samples at one compiler and thread count."""
     plain: list[float] = field(default_factory=list)  # overhead per instance, one per run
     ompp: list[float] = field(default_factory=list)
-    added: list[float] = field(default_factory=list)  # paired: per round; separate: per run
+    added: list[float] = field(default_factory=list)  # paired only: per round
     run_added: list[float] = field(default_factory=list)  # per run (paired: the median of its rounds)
     floor: list[float] = field(default_factory=list)  # paired: added per round; separate: overhead per run
 
@@ -247,11 +247,15 @@ def measure_separate(programs: dict[str, Path], floor: Path | None, threads: int
             construct.plain.append(ns)
             if name in ompp:
                 construct.ompp.append(ompp[name])
-                construct.added.append(ompp[name] - ns)
                 construct.run_added.append(ompp[name] - ns)
         for name, ns in floored.items():
             figures.setdefault(name, Figures()).floor.append(ns)
     return figures
+
+
+def rounds_added(paired: re.Match[str]) -> list[float]:
+    """A PAIRED line's rounds_added_ns."""
+    return [float(ns) for ns in paired.group(6).split(",")]
 
 
 def measure_paired(program: Path, floor: Path | None, threads: int, args: argparse.Namespace,
@@ -263,12 +267,12 @@ def measure_paired(program: Path, floor: Path | None, threads: int, args: argpar
             construct = figures.setdefault(m.group(1), Figures())
             construct.plain.append(float(m.group(4)))
             construct.ompp.append(float(m.group(5)))
-            rounds = [float(ns) for ns in m.group(6).split(",")]
+            rounds = rounds_added(m)
             construct.added.extend(rounds)
             construct.run_added.append(statistics.median(rounds))
         if floor:
             for m in PAIRED_LINE.finditer(floor_output(program, floor, threads, args, work)):
-                figures.setdefault(m.group(1), Figures()).floor.extend(float(ns) for ns in m.group(6).split(","))
+                figures.setdefault(m.group(1), Figures()).floor.extend(rounds_added(m))
     return figures
 
 

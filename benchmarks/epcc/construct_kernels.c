@@ -12,8 +12,6 @@
 #endif
 #define SET_SYMBOL(variant) SET_SYMBOL_(variant)
 #define SET_SYMBOL_(variant) construct_set_##variant
-#define STRINGIFY(x) STRINGIFY_(x)
-#define STRINGIFY_(x) #x
 
 static int wrong_results = 0;
 
@@ -163,5 +161,5 @@ static void init(void) { omp_init_lock(&lock); }
 static void finish(void) { omp_destroy_lock(&lock); }
 
 const struct construct_set SET_SYMBOL(CONSTRUCT_SET) = {
-    STRINGIFY(CONSTRUCT_SET), constructs, sizeof constructs / sizeof constructs[0], init, finish, &wrong_results,
+    constructs, sizeof constructs / sizeof constructs[0], init, finish, &wrong_results,
 };

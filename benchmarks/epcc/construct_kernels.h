@@ -20,7 +20,6 @@ struct construct {
 };
 
 struct construct_set {
-  const char *variant;
   const struct construct *constructs;
   int count;
   void (*init)(void);   /* before the first loop */

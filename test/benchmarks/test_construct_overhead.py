@@ -40,7 +40,7 @@ class Rows(unittest.TestCase):
 
     def test_separate_rows_subtract_the_medians(self):
         figures = script.Figures(plain=[1000.0, 1200.0, 1100.0], ompp=[1150.0, 1250.0, 1300.0],
-                                 added=[150.0, 50.0, 200.0], run_added=[150.0, 50.0, 200.0],
+                                 run_added=[150.0, 50.0, 200.0],
                                  floor=[1180.0, 1140.0, 1160.0])
         r = script.row("CRITICAL", figures, "gcc", 1, separate=True)
         self.assertEqual(r["added_ns"], 150.0)
