@@ -63,7 +63,7 @@ private:
 };
 
 /// Handles, CTC strings and the C++ helper types, placed before the first
-/// top-level declaration that gets instrumented.
+/// top-level declaration that gets instrumented, outside any declarative scope.
 std::string prologue(const plan::Plan &Plan, const EmitOptions &Options) {
   // ompp's own headers include no system header (see <pomp2/pomp2_lib.h>);
   // OPARI2's protocol calls omp_get_max_threads() at every fork.
@@ -157,7 +157,7 @@ llvm::Expected<std::string> emit(const model::UnitModel &Unit, const plan::Plan 
     for (const Edit &E : Edits)
       First = std::min(First, E.Offset);
     Edit P;
-    P.Offset = Unit.topLevelDeclBegin(First).value_or(0);
+    P.Offset = Unit.fileScopeInsertionPoint(First).value_or(0);
     P.Code = prologue(Plan, Options);
     P.Code.pop_back(); // framing adds the newline
     P.Rank = -1000000;

@@ -29,6 +29,15 @@ std::optional<unsigned> UnitModel::topLevelDeclBegin(unsigned Offset) const {
   return Begin;
 }
 
+std::optional<unsigned> UnitModel::fileScopeInsertionPoint(unsigned Offset) const {
+  std::optional<unsigned> Begin = topLevelDeclBegin(Offset);
+  if (Begin)
+    for (Span S : DeclarativeScopes)
+      if (S.contains(*Begin))
+        return S.Begin;
+  return Begin;
+}
+
 PresumedLine UnitModel::presumed(unsigned PhysicalLine) const {
   if (PresumedLines.empty() || PhysicalLine == 0 || PhysicalLine > PresumedLines.size())
     return {PhysicalLine, ""};

@@ -142,6 +142,10 @@ struct UnitModel {
   std::vector<Span> CompoundStatements;
   std::vector<unsigned> EarlyExits;  // return / goto / throw statements (C region warnings)
   std::vector<Span> TopLevelDecls;   // where the prologue may go
+  /// `declare target` ... `end declare target`, `begin declare variant` ...
+  /// `end declare variant`, `begin assumes` ... `end assumes` (outermost
+  /// only): file-scope code inserted inside would change meaning.
+  std::vector<Span> DeclarativeScopes;
   std::vector<std::pair<unsigned, std::string>> Unmappable; // line, construct: cannot be edited
   std::vector<PresumedLine> PresumedLines; // per physical line; empty: no `#line` in the input
   /// Function bodies in the main file with their qualified names
@@ -152,6 +156,11 @@ struct UnitModel {
   /// inserted there is at file scope and sees every name that declaration
   /// sees.  None when Offset is in no top-level declaration.
   std::optional<unsigned> topLevelDeclBegin(unsigned Offset) const;
+  /// Where file-scope definitions that Offset's code uses go: before the
+  /// top-level declaration holding Offset, and before the declarative scope
+  /// holding that, whose declarations become device code or variants
+  /// (clang-16 rejects the thread-local cache of <pomp2/pomp2_ompp.h> there).
+  std::optional<unsigned> fileScopeInsertionPoint(unsigned Offset) const;
   /// The line and file the compiler reports for a physical line of the main
   /// file (File empty: the main file itself).
   PresumedLine presumed(unsigned PhysicalLine) const;

@@ -13,6 +13,7 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Basic/CharInfo.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
@@ -85,6 +86,79 @@ public:
 
 private:
   model::UnitModel &Out;
+};
+
+/// The main file's declarative scopes: `declare target` ... `end declare
+/// target` (and the `begin` forms of OpenMP 5.1), `begin declare variant` ...
+/// `end declare variant`, `begin assumes` ... `end assumes`.  Code placed in
+/// one changes meaning: its declarations become device code, variants of a
+/// context that may not match (whose code Clang then skips), or assumed.
+class DeclarativeScopeRecorder : public PPCallbacks {
+public:
+  DeclarativeScopeRecorder(model::UnitModel &Out, const Preprocessor &PP) : Out(Out), PP(PP) {}
+
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
+    const SourceManager &SM = PP.getSourceManager();
+    if (Kind != PIK_HashPragma || !Loc.isFileID() || !SM.isWrittenInMainFile(Loc))
+      return;
+    auto [Words, LineEnd] = pragmaWords(Loc);
+    if (Words.size() < 2 || Words[0] != "omp")
+      return;
+    llvm::ArrayRef<StringRef> Directive = llvm::ArrayRef(Words).drop_front();
+    if (opens(Directive)) {
+      Open.push_back(SM.getFileOffset(Loc));
+    } else if (Directive[0] == "end" && Directive.size() >= 2 &&
+               (Directive[1] == "declare" || Directive[1] == "assumes") && !Open.empty()) {
+      unsigned Begin = Open.back();
+      Open.pop_back();
+      if (Open.empty()) // nested scopes lie inside the outermost one
+        Out.DeclarativeScopes.push_back(Span{Begin, LineEnd});
+    }
+  }
+
+  void EndOfMainFile() override {
+    if (!Open.empty()) // unterminated: the rest of the file
+      Out.DeclarativeScopes.push_back(
+          Span{Open.front(), static_cast<unsigned>(PP.getSourceManager().getBufferData(
+                                                     PP.getSourceManager().getMainFileID()).size())});
+  }
+
+private:
+  /// `declare target` without a list or `to`/`enter`/`link` clause (OpenMP
+  /// 4.5's delimited form), and every `begin` directive.
+  static bool opens(llvm::ArrayRef<StringRef> Directive) {
+    if (Directive[0] == "begin")
+      return Directive.size() >= 2 && (Directive[1] == "declare" || Directive[1] == "assumes");
+    if (Directive.size() < 2 || Directive[0] != "declare" || Directive[1] != "target")
+      return false;
+    llvm::ArrayRef<StringRef> Clauses = Directive.drop_front(2);
+    if (!Clauses.empty() && Clauses[0] == "(")
+      return false;
+    return llvm::none_of(Clauses, [](StringRef W) { return W == "to" || W == "enter" || W == "link"; });
+  }
+
+  /// The pragma's tokens after `pragma` (continued lines joined, comments
+  /// dropped) and the offset of its line's end.
+  std::pair<std::vector<StringRef>, unsigned> pragmaWords(SourceLocation Hash) const {
+    const SourceManager &SM = PP.getSourceManager();
+    FileID File = SM.getFileID(Hash);
+    StringRef Buffer = SM.getBufferData(File);
+    Lexer Raw(SM.getLocForStartOfFile(File), PP.getLangOpts(), Buffer.begin(),
+              Buffer.begin() + SM.getFileOffset(Hash), Buffer.end());
+    Raw.setParsingPreprocessorDirective(true);
+    std::vector<StringRef> Words;
+    Token T;
+    for (Raw.LexFromRawLexer(T); T.isNot(tok::eod) && T.isNot(tok::eof); Raw.LexFromRawLexer(T))
+      Words.push_back(StringRef(SM.getCharacterData(T.getLocation()), T.getLength()));
+    // '#' and `pragma` first
+    if (Words.size() >= 2)
+      Words.erase(Words.begin(), Words.begin() + 2);
+    return {Words, SM.getFileOffset(T.getLocation())};
+  }
+
+  model::UnitModel &Out;
+  const Preprocessor &PP;
+  std::vector<unsigned> Open; // where each open scope's pragma begins
 };
 
 /// `#pragma omp` lines in the user's headers: the AST of header code is not
@@ -357,6 +431,7 @@ bool isLockFunction(StringRef Name) {
 void recordPreprocessorFacts(Preprocessor &PP, model::UnitModel &Out) {
   PP.AddPragmaHandler(new PompPragmaHandler(Out));
   PP.addPPCallbacks(std::make_unique<HeaderPragmaRecorder>(Out, PP.getSourceManager()));
+  PP.addPPCallbacks(std::make_unique<DeclarativeScopeRecorder>(Out, PP));
 }
 
 /// Where the input has `#line` directives of its own, the rewritten file's
