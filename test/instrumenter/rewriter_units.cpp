@@ -253,3 +253,37 @@ TEST_CASE("allocate is split between the leaves that privatise its items") {
   CHECK(Split.Inner.Text == std::vector<std::string>{"lastprivate(y)", "allocate(a: y)"});
   CHECK(Split.MovedInward == std::vector<std::string>{"y"});
 }
+
+TEST_CASE("ompp's file-scope definitions go before the outermost declarative scope, not inside it") {
+  // `declare target(list)` inside opens no scope of its own; the nested
+  // `begin assumes` closes before the outer scope does.
+  Rewritten R = rewriteBoth("int x;\n"
+                            "#pragma omp begin declare target\n"
+                            "#pragma omp declare target(x)\n"
+                            "#pragma omp begin assumes no_openmp_routines\n"
+                            "static void g(void) {}\n"
+                            "#pragma omp end assumes\n"
+                            "void f(int *a) {\n"
+                            "#pragma omp parallel\n"
+                            "  a[0] = x;\n"
+                            "}\n"
+                            "#pragma omp end declare target\n",
+                            "c");
+  for (const std::string *Text : {&R.Native, &R.Opari2}) {
+    const auto Definitions = Text->find("static POMP2_Region_handle ompp_regions[");
+    REQUIRE(Definitions != std::string::npos);
+    CHECK(Definitions < Text->find("#pragma omp begin declare target"));
+    CHECK(Text->find("#include <pomp2/") < Text->find("#pragma omp begin declare target"));
+  }
+  // Where no scope holds the first instrumented declaration, the
+  // definitions stay right before it.
+  R = rewriteBoth("#pragma omp declare target\n"
+                  "static int y;\n"
+                  "#pragma omp end declare target\n"
+                  "void f(int *a) {\n"
+                  "#pragma omp parallel\n"
+                  "  a[0] = y;\n"
+                  "}\n",
+                  "c");
+  CHECK(R.Native.find("#include <pomp2/") > R.Native.find("#pragma omp end declare target"));
+}
