@@ -202,18 +202,27 @@ static void cancel(void) {
             data[i] += 1;
         }
     }
+    /* Thread 0 cancels once every other thread is past its cancellation
+     * point, which they then leave through the barrier (also a cancellation
+     * point).  Clang 16 leaves a cancelled region through a barrier of its
+     * own, which a thread that passed its cancellation point before the cancel
+     * meets only there: without the barrier the plain program hangs a few runs
+     * in a thousand under load (fixed in LLVM by llvm/llvm-project#164586, for
+     * the OpenMPIRBuilder); without the wait, whether a thread calls the
+     * barrier depends on timing, and the barrier-count test compares counts. */
+    static int past_cancellation_point;
+    __atomic_store_n(&past_cancellation_point, 0, __ATOMIC_RELAXED);
 #pragma omp parallel
     {
         if (omp_get_thread_num() == 0) {
+            while (__atomic_load_n(&past_cancellation_point, __ATOMIC_ACQUIRE) < omp_get_num_threads() - 1) {
+            }
 #pragma omp cancel parallel
-        }
+        } else {
 #pragma omp cancellation point parallel
+            __atomic_fetch_add(&past_cancellation_point, 1, __ATOMIC_RELEASE);
+        }
         data[omp_get_thread_num()] += 1;
-        /* Clang 16 leaves a cancelled region through a barrier of its own
-         * which a thread that passed the cancellation point before the cancel
-         * never meets: without this barrier (also a cancellation point) the
-         * plain program hangs a few runs in a thousand under load (fixed in LLVM by
-         * llvm/llvm-project#164586, for the OpenMPIRBuilder). */
 #pragma omp barrier
     }
 }
